@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The oracle.  It watches what the PM core does (callback start and end
+ * with their results, device removal, phase and transition boundaries)
+ * and keeps each device's state; it knows nothing of the variant that
+ * produces the events.  docs/oracle.md states every invariant precisely.
+ */
+#ifndef DPM_CHECK_H
+#define DPM_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../device/device.h"
+
+enum inv {
+	INV_SUSPEND_AFTER_CHILDREN,
+	INV_RESUME_AFTER_PARENT,
+	INV_ONCE,
+	INV_ROLLBACK,
+	INV_REMOVED,
+	INV_LIVENESS,
+	INV_PHASE_BARRIER,
+	INV_SYNC_ORDER,
+	INV_REFS,
+	NR_INV
+};
+
+const char *inv_name(enum inv id);
+int inv_parse(const char *name);	/* -1 if unknown */
+
+struct check_config {
+	int ndev;
+	const int *parent;	/* scenario tree: parent id or -1 */
+	const char *const *names;
+	bool async_possible;	/* some device may run async at all */
+	bool pm_trace;		/* resume phases must run synchronously */
+};
+
+struct check_result {
+	bool violated;
+	enum inv id;
+	char msg[1024];
+};
+
+void check_reset(const struct check_config *cfg);
+const struct check_result *check_result(void);
+
+void check_transition_begin(void);
+void check_transition_end(int error);
+void check_phase_begin(enum pm_phase p);
+void check_phase_end(enum pm_phase p);
+void check_callback_start(int dev, enum pm_phase p);
+void check_callback_end(int dev, enum pm_phase p, int error);
+void check_device_gone(int dev);
+/* Told when the noirq window (suspend_noirq's start to resume_noirq's
+ * end) opens and closes. */
+extern void (*check_noirq_hook)(bool open);
+void check_device_freed(int dev);
+/* End of run: every device's reference count is what its registration
+ * state says it must be. */
+void check_refs(void);
+/* Teardown done: every device object must have been freed. */
+void check_all_freed(void);
+
+/* Record a violation and end the run. */
+void check_fail(enum inv id, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

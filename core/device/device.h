@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Device objects with the driver core's rules that matter to the PM core:
+ * a registered child holds a reference to its parent; the PM core holds a
+ * device while it works on it; the memory is freed when the last
+ * reference is dropped (so ASan sees any later use); children are kept on
+ * a klist-like list whose iteration survives concurrent removal.
+ */
+#ifndef DPM_DEVICE_H
+#define DPM_DEVICE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "../kapi/kapi.h"
+
+/* The sleep phases, in the order a full transition runs them. */
+enum pm_phase {
+	PH_PREPARE,
+	PH_SUSPEND,
+	PH_SUSPEND_LATE,
+	PH_SUSPEND_NOIRQ,
+	PH_RESUME_NOIRQ,
+	PH_RESUME_EARLY,
+	PH_RESUME,
+	PH_COMPLETE,
+	NR_PHASES
+};
+
+const char *pm_phase_name(enum pm_phase p);
+bool pm_phase_is_suspend(enum pm_phase p);	/* prepare..suspend_noirq */
+
+/* 2.6.33's dpm_state, in its order (the seed compares with < and >=). */
+enum dpm_state {
+	DPM_INVALID,
+	DPM_ON,
+	DPM_PREPARING,
+	DPM_RESUMING,
+	DPM_SUSPENDING,
+	DPM_OFF,
+	DPM_OFF_IRQ,
+};
+
+struct dev_pm_info {
+	unsigned int async_suspend : 1;
+	enum dpm_state status;		/* owned by the PM core */
+	struct list_head entry;		/* on dpm_list */
+	struct completion completion;
+	struct rw_semaphore rwsem;	/* Linus's proposal */
+};
+
+struct klist_node {
+	struct list_head n;
+	int refs;		/* iterators standing on this node */
+	bool dead;		/* deleted while an iterator stood on it */
+};
+
+/* What the scenario says this device's driver does in each phase. */
+struct dev_behaviour {
+	unsigned int dur_us[NR_PHASES];
+	int err[NR_PHASES];
+	/* In this phase's callback, unregister the subtree rooted at
+	 * remove_target (a descendant); -1: never.  Fires once. */
+	int remove_phase;
+	int remove_target;
+};
+
+struct device {
+	struct device *parent;
+	struct list_head klist_children;
+	struct klist_node knode_parent;
+	int refcount;
+	struct semaphore sem;		/* 2.6.33's device lock */
+	bool driver;			/* a driver is bound */
+	struct dev_pm_info power;
+
+	/* Model bookkeeping, not kernel state. */
+	int id;				/* index in the scenario */
+	bool creator_ref;		/* the registering code's reference */
+	bool removing;			/* device_del() has been claimed */
+	struct completion removed;	/* device_del() has finished */
+	int registered_children;
+	bool pci;
+	struct dev_behaviour beh;
+	char name[40];
+};
+
+static inline const char *dev_name(const struct device *dev)
+{
+	return dev->name;
+}
+
+struct device *device_create_model(int id, const char *name);
+void device_initialize(struct device *dev);
+void device_add(struct device *dev);
+void device_del(struct device *dev);
+void device_unregister(struct device *dev);
+struct device *get_device(struct device *dev);
+void put_device(struct device *dev);
+int device_for_each_child(struct device *dev, void *data,
+			  int (*fn)(struct device *dev, void *data));
+
+/* kernel/power/main.c switches */
+extern int pm_async_enabled;
+extern int pm_trace_enabled;
+static inline int pm_trace_is_enabled(void) { return pm_trace_enabled; }
+
+/*
+ * Run the device's PM callback for a phase: the bus, type and class
+ * callbacks of the kernel, folded into one.  The caller holds dev->sem
+ * where the variant's kernel does.  Reports start and end to the oracle;
+ * the driver's behaviour (time taken, error, side action) applies only
+ * while a driver is bound.
+ */
+int dpm_run_callback(struct device *dev, enum pm_phase phase);
+
+/*
+ * The noirq window, from suspend_noirq's start to resume_noirq's end:
+ * nothing but the PM thread runs then (IRQs off, other tasks frozen), so
+ * a removal in progress waits it out before it unbinds the driver.
+ */
+extern struct completion device_noirq_over;
+void device_noirq_reset(void);
+
+/* Registry of live device objects, by scenario id (NULL once freed). */
+void device_registry_reset(int n);
+struct device *device_by_id(int id);
+int device_registry_size(void);
+void device_registry_free_all(void);	/* after an abandoned run */
+
+/*
+ * Unregister the subtree rooted at dev, children first.  Whoever claims a
+ * device's removal first does it; a second remover (a hotplug task and a
+ * driver callback racing) leaves it alone, as bus code removes a device
+ * once.  Returns false if dev was claimed already.
+ */
+bool device_unregister_subtree(struct device *dev);
+
+#endif

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The deterministic engine: every task is a fiber, one runs at a time.
+ * When more than one task could run, the next schedule byte picks it.
+ * Virtual time advances only when no task can run.
+ */
+#ifndef DPM_ENGINE_DET_H
+#define DPM_ENGINE_DET_H
+
+#include "engine.h"
+
+struct det_config {
+	const uint8_t *sched;	/* schedule bytes, may be NULL */
+	size_t nsched;
+	uint64_t step_limit;	/* scheduling points before LIVENESS */
+};
+
+enum det_outcome {
+	DET_DONE,		/* every task finished */
+	DET_DEADLOCK,		/* tasks left, none can ever run */
+	DET_STEP_LIMIT,		/* the step limit was hit: livelock */
+	DET_STOPPED,		/* a task called stop() */
+};
+
+struct det_stats {
+	uint64_t steps;		/* scheduling points passed */
+	uint64_t choices;	/* points where more than one task could run */
+	uint64_t sched_used;	/* schedule bytes consumed */
+	uint64_t switches;
+	int tasks;		/* tasks created */
+};
+
+/* Run fn(arg) as the first task until every task has finished. */
+enum det_outcome det_run(void (*fn)(void *), void *arg,
+			 const struct det_config *cfg, struct det_stats *st);
+
+/* After det_run(): the tasks that did not finish, for reports. */
+struct det_task_info {
+	int id;
+	const char *name;
+	enum wait_kind kind;	/* WAIT_NONE if runnable or sleeping */
+	const void *obj;
+	bool sleeping;
+};
+int det_unfinished(struct det_task_info *out, int max);
+
+extern const struct dpm_engine det_engine;
+
+#endif

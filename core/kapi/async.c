@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * async_schedule() and async_synchronize_full(): every job runs as its
+ * own engine task.  With a worker limit, jobs start in the order they
+ * were queued, as the kernel's async worker pool takes its entries.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kapi.h"
+
+const char *(*async_label)(void *data);
+
+struct async_entry {
+	async_func_t func;
+	void *data;
+	async_cookie_t cookie;
+	unsigned long ticket;	/* queue position among queued jobs */
+	struct async_entry *next;
+};
+
+static struct async_config cfg;
+static unsigned long calls;
+static async_cookie_t next_cookie;
+static unsigned long next_ticket, next_to_start;	/* queue order */
+static unsigned int running;
+static unsigned int pending;
+static struct waitq drain_wait;
+static struct waitq worker_wait;
+static struct async_entry *free_entries;
+
+void async_reset(const struct async_config *c)
+{
+	cfg = *c;
+	calls = 0;
+	next_cookie = 1;
+	next_ticket = 0;
+	next_to_start = 0;
+	running = 0;
+	pending = 0;
+	drain_wait.first = drain_wait.last = NULL;
+	worker_wait.first = worker_wait.last = NULL;
+}
+
+static void async_run_entry(void *arg)
+{
+	struct async_entry *e = arg;
+
+	eng_lock();
+	if (cfg.worker_limit) {
+		while (e->ticket != next_to_start ||
+		       running >= cfg.worker_limit)
+			dpm_eng->wait(&worker_wait, WAIT_ASYNC_WORKER, e);
+		next_to_start++;
+		dpm_eng->wake_all(&worker_wait);
+	}
+	running++;
+	eng_unlock();
+
+	e->func(e->data, e->cookie);
+
+	eng_lock();
+	running--;
+	pending--;
+	dpm_eng->wake_all(&worker_wait);
+	if (!pending)
+		dpm_eng->wake_all(&drain_wait);
+	e->next = free_entries;
+	free_entries = e;
+	eng_unlock();
+}
+
+async_cookie_t async_schedule(async_func_t func, void *data)
+{
+	eng_lock();
+	async_cookie_t cookie = next_cookie++;
+
+	calls++;
+	if (cfg.inline_every && calls % cfg.inline_every == 0) {
+		/* No memory for an entry: the kernel runs the job here. */
+		eng_unlock();
+		func(data, cookie);
+		return cookie;
+	}
+	struct async_entry *e = free_entries;
+
+	if (e) {
+		free_entries = e->next;
+	} else {
+		e = malloc(sizeof(*e));
+		if (!e)
+			kapi_bug("async_schedule: out of memory");
+	}
+	e->func = func;
+	e->data = data;
+	e->cookie = cookie;
+	e->ticket = next_ticket++;
+	pending++;
+	eng_unlock();
+
+	char name[48];
+	const char *label = async_label ? async_label(data) : NULL;
+
+	if (label)
+		snprintf(name, sizeof(name), "async/%llu:%s",
+			 (unsigned long long)cookie, label);
+	else
+		snprintf(name, sizeof(name), "async/%llu",
+			 (unsigned long long)cookie);
+	dpm_eng->spawn(async_run_entry, e, name);
+	eng_sched_point();
+	return cookie;
+}
+
+void async_synchronize_full(void)
+{
+	eng_sched_point();
+	eng_lock();
+	while (pending)
+		dpm_eng->wait(&drain_wait, WAIT_ASYNC_DRAIN, &drain_wait);
+	eng_unlock();
+}

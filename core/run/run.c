@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "run.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct scenario *scn;
+static struct run_result *res;
+
+/* Kernel objects with names, for the wait-for report. */
+static const char *describe(const void *obj, enum wait_kind kind, char *buf,
+			    size_t n)
+{
+	for (int i = 0; i < device_registry_size(); i++) {
+		struct device *d = device_by_id(i);
+
+		if (!d)
+			continue;
+		if (obj == &d->power.completion) {
+			snprintf(buf, n, "the power.completion of '%s'%s",
+				 dev_name(d),
+				 d->power.completion.done ? "" :
+				 ", which nobody completes");
+			return buf;
+		}
+		if (obj == &d->removed) {
+			snprintf(buf, n, "the end of the removal of '%s'",
+				 dev_name(d));
+			return buf;
+		}
+		if (obj == &d->sem) {
+			snprintf(buf, n, "the device lock (sem) of '%s'",
+				 dev_name(d));
+			return buf;
+		}
+		if (obj == &d->power.rwsem) {
+			snprintf(buf, n, "the rwsem of '%s'", dev_name(d));
+			return buf;
+		}
+	}
+	switch (kind) {
+	case WAIT_ASYNC_DRAIN:
+		return "async_synchronize_full(): an async job has not finished";
+	case WAIT_ASYNC_WORKER:
+		return "a free async worker";
+	case WAIT_MUTEX:
+		return "a mutex (dpm_list_mtx)";
+	case WAIT_COMPLETION:
+		if (obj == &device_noirq_over)
+			return "the end of the noirq window (hotplug cannot run then)";
+		return "a completion of a freed device";
+	default:
+		return "something";
+	}
+}
+
+static void report_liveness(enum det_outcome o)
+{
+	struct det_task_info ti[64];
+	int n = det_unfinished(ti, 64);
+	size_t at = 0;
+	char what[160];
+
+	res->violated = true;
+	res->id = INV_LIVENESS;
+	at += snprintf(res->msg + at, sizeof(res->msg) - at, "%s",
+		       o == DET_DEADLOCK ?
+		       "the transition never ends: no task can run; blocked tasks:" :
+		       "the step limit was reached (livelock); unfinished tasks:");
+	for (int i = 0; i < n && at < sizeof(res->msg); i++) {
+		const char *w = ti[i].sleeping ? "sleeping" :
+				ti[i].kind == WAIT_NONE ? "runnable" :
+				describe(ti[i].obj, ti[i].kind, what, sizeof(what));
+		at += snprintf(res->msg + at, sizeof(res->msg) - at,
+			       "\n    task '%s' waits for %s", ti[i].name, w);
+	}
+}
+
+/* ---- concurrent actions ---- */
+
+struct hotplug {
+	const struct scn_action *a;
+	struct completion done;
+};
+
+static struct hotplug *hp;
+
+
+static void hotplug_task(void *arg)
+{
+	struct hotplug *h = arg;
+	uint64_t at = h->a->at * NSEC_PER_USEC;
+
+	if (at > dpm_eng->now())
+		dpm_eng->delay(at - dpm_eng->now());
+	struct device *dev = device_by_id(h->a->dev);
+
+	if (dev && !dev->removing) {
+		pr_info("hotplug: unregistering '%s' and its children",
+			dev_name(dev));
+		get_device(dev);
+		device_unregister_subtree(dev);
+		put_device(dev);
+	}
+	complete_all(&h->done);
+}
+
+static void user_space_writes(int cycle)
+{
+	for (int i = 0; i < scn->nact; i++) {
+		const struct scn_action *a = &scn->act[i];
+
+		if (a->kind != ACT_ASYNC_ATTR || a->at != (uint64_t)cycle)
+			continue;
+		struct device *dev = device_by_id(a->dev);
+
+		if (!dev || !dev->driver)
+			continue;	/* its sysfs directory is gone */
+		ssize_t r = pm_variant->async_store(dev, a->attr,
+						    (size_t)a->attr_len);
+		pr_info("echo > %s/power/async: %zd", dev_name(dev), r);
+	}
+}
+
+static void pm_main(void *arg)
+{
+	(void)arg;
+	pm_variant->reset();
+	for (int i = 0; i < scn->ndev; i++) {
+		const struct scn_device *sd = &scn->dev[i];
+		struct device *dev = device_create_model(i, sd->name);
+
+		dev->parent = sd->parent >= 0 ? device_by_id(sd->parent) : NULL;
+		dev->beh = sd->beh;
+		dev->pci = sd->pci;
+		device_initialize(dev);
+		if (sd->async || sd->pci)
+			pm_variant->device_enable_async_suspend(dev, true);
+		device_add(dev);
+	}
+	for (int i = 0; i < scn->nact; i++) {
+		if (scn->act[i].kind != ACT_UNREGISTER)
+			continue;
+		char name[48];
+
+		hp[i].a = &scn->act[i];
+		init_completion(&hp[i].done);
+		snprintf(name, sizeof(name), "hotplug/%d", i);
+		dpm_eng->spawn(hotplug_task, &hp[i], name);
+	}
+	for (int c = 0; c < scn->cycles; c++) {
+		user_space_writes(c);
+		check_transition_begin();
+		pr_info("PM: cycle %d: suspend", c);
+		int err = pm_variant->suspend_resume();
+
+		if (c < 4)
+			res->errors[c] = err;
+		check_transition_end(err);
+	}
+	for (int i = 0; i < scn->nact; i++)
+		if (scn->act[i].kind == ACT_UNREGISTER)
+			wait_for_completion(&hp[i].done);
+	check_refs();
+	/* Tear down what is left, the last registered first. */
+	for (int i = scn->ndev - 1; i >= 0; i--) {
+		struct device *dev = device_by_id(i);
+
+		if (dev && !dev->removing && !dev->parent)
+			device_unregister_subtree(dev);
+	}
+	check_all_freed();
+}
+
+void dpm_run(const struct scenario *s, const struct run_opts *o,
+	     struct run_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	scn = s;
+	res = r;
+	pm_variant = o->variant;
+	dpm_fixes = o->fixes;
+	pm_async_enabled = s->pm_async;
+	pm_trace_enabled = s->pm_trace;
+	dpm_log_enabled = o->log;
+	dpm_log_reset();
+
+	int *parent = malloc(sizeof(int) * (size_t)(s->ndev ? s->ndev : 1));
+	const char **names = malloc(sizeof(char *) * (size_t)(s->ndev ? s->ndev : 1));
+	bool async_possible = false;
+
+	if (!parent || !names)
+		abort();
+	for (int i = 0; i < s->ndev; i++) {
+		parent[i] = s->dev[i].parent;
+		names[i] = s->dev[i].name;
+		async_possible |= s->dev[i].async || s->dev[i].pci;
+	}
+	for (int i = 0; i < s->nact; i++)
+		async_possible |= s->act[i].kind == ACT_ASYNC_ATTR;
+	struct check_config cc = {
+		.ndev = s->ndev,
+		.parent = parent,
+		.names = names,
+		.async_possible = async_possible && s->pm_async,
+		.pm_trace = s->pm_trace,
+	};
+
+	check_reset(&cc);
+	device_noirq_reset();
+	device_registry_reset(s->ndev);
+	struct async_config ac = { s->inline_every, s->worker_limit };
+
+	async_reset(&ac);
+	hp = calloc((size_t)s->nact + 1, sizeof(*hp));
+	if (!hp)
+		abort();
+
+	struct det_config dc = {
+		.sched = s->sched,
+		.nsched = s->nsched,
+		.step_limit = 20000 + 4000ULL * (uint64_t)s->ndev *
+			      (uint64_t)s->cycles,
+	};
+	enum det_outcome out = det_run(pm_main, NULL, &dc, &r->stats);
+	const struct check_result *cr = check_result();
+
+	if (cr->violated) {
+		r->violated = true;
+		r->id = cr->id;
+		snprintf(r->msg, sizeof(r->msg), "%s", cr->msg);
+	} else if (out == DET_DEADLOCK || out == DET_STEP_LIMIT) {
+		report_liveness(out);
+		pr_info("dpmfuzz: VIOLATION %s: %s", inv_name(r->id), r->msg);
+	}
+	/* A stopped or deadlocked run leaves objects behind: reclaim. */
+	device_registry_free_all();
+	free(hp);
+	hp = NULL;
+	free(parent);
+	free(names);
+}
+
+bool dpm_report(const struct scenario *s, const struct run_opts *o,
+		FILE *out, int tail_lines)
+{
+	struct run_opts lo = *o;
+	struct run_result *r = malloc(sizeof(*r));
+	char fixes[512];
+
+	if (!r)
+		abort();
+	lo.log = true;
+	dpm_run(s, &lo, r);
+	knobs_format(o->variant, o->fixes, fixes, sizeof(fixes));
+	if (r->violated)
+		fprintf(out, "dpmfuzz: VIOLATION %s: %s\n", inv_name(r->id),
+			r->msg);
+	else
+		fprintf(out, "dpmfuzz: no violation on replay\n");
+	fprintf(out, "--- variant %s, fixes: %s\n--- scenario:\n",
+		o->variant->name, fixes);
+	struct scenario copy = *s;
+
+	snprintf(copy.variant, sizeof(copy.variant), "%s", o->variant->name);
+	snprintf(copy.fixes, sizeof(copy.fixes), "%s",
+		 o->fixes ? fixes : "");
+	char *txt = scenario_print(&copy);
+
+	fputs(txt, out);
+	free(txt);
+	const char *log = dpm_log_text();
+	const char *start = log + strlen(log);
+	int lines = 0;
+
+	while (start > log && (tail_lines <= 0 || lines <= tail_lines)) {
+		start--;
+		if (*start == '\n' && start[1])
+			lines++;
+		if (tail_lines > 0 && lines > tail_lines) {
+			start++;
+			break;
+		}
+	}
+	fprintf(out, "--- trace (%s):\n%s", tail_lines > 0 ? "tail" : "all",
+		start);
+	bool v = r->violated;
+
+	free(r);
+	return v;
+}
+
+uint64_t dpm_fixes_from_env(const struct pm_variant *v)
+{
+	const char *e = getenv("DPMFUZZ_FIX");
+	uint64_t mask = 0;
+	const char *bad;
+	size_t badlen;
+
+	if (!e)
+		return 0;
+	if (!strcmp(e, "list")) {
+		for (int k = 0; k < v->nknobs; k++)
+			printf("%s\t%s\t%s\n", v->knobs[k].name,
+			       v->knobs[k].commit, v->knobs[k].reason);
+		exit(0);
+	}
+	if (knobs_parse(v, e, &mask, &bad, &badlen) < 0) {
+		fprintf(stderr,
+			"dpmfuzz: DPMFUZZ_FIX: no knob '%.*s' in variant %s (DPMFUZZ_FIX=list shows them)\n",
+			(int)badlen, bad, v->name);
+		exit(2);
+	}
+	return mask;
+}

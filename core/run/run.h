@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * One run: build the scenario's devices, run its suspend/resume cycles
+ * and concurrent actions on the det engine, and let the oracle judge.
+ */
+#ifndef DPM_RUN_H
+#define DPM_RUN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../check/check.h"
+#include "../engine/det.h"
+#include "../scenario/scenario.h"
+#include "../variants/variant.h"
+
+struct run_opts {
+	const struct pm_variant *variant;
+	uint64_t fixes;
+	bool log;		/* keep the run log (slower) */
+};
+
+struct run_result {
+	bool violated;
+	enum inv id;
+	char msg[4096];		/* the violation, for LIVENESS the wait-for list */
+	int errors[4];		/* what each of the first cycles reported */
+	struct det_stats stats;
+};
+
+void dpm_run(const struct scenario *s, const struct run_opts *o,
+	     struct run_result *r);
+
+/*
+ * The report of a violation: replays the run with the log on and prints
+ *   dpmfuzz: VIOLATION <ID>: <what>
+ * then the scenario as text and the tail of the run log (at most
+ * tail_lines lines; 0 = all).  Deterministic: the same input gives the
+ * same bytes.  Returns whether the replay showed the violation again.
+ */
+bool dpm_report(const struct scenario *s, const struct run_opts *o,
+		FILE *out, int tail_lines);
+
+/* Reads DPMFUZZ_FIX for a variant (prints the knob list and exits 0 for
+ * "list", exits 2 with a one-line error for an unknown knob). */
+uint64_t dpm_fixes_from_env(const struct pm_variant *v);
+
+#endif

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Bytes to scenario.  Layout (docs/scenario.md), every field read with a
+ * byte consumer that yields 0 once the input is used up, so every input
+ * is valid:
+ *   config   3 bytes: flags, worker limit, device count
+ *   devices  5 bytes each: parent, flags (async, pci, side action),
+ *            error, suspend/resume durations, other phases' durations
+ *   actions  1 byte count, then 3 bytes each: kind, device, time
+ *   schedule the rest, one byte per choice
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario.h"
+
+struct consumer {
+	const uint8_t *p;
+	size_t left;
+};
+
+static uint8_t byte(struct consumer *c)
+{
+	if (!c->left)
+		return 0;
+	c->left--;
+	return *c->p++;
+}
+
+/* Callback durations in microseconds: mostly short, a few long, like the
+ * real machines in shared/data (disks 0.8 s, audio 0.16 s). */
+static const unsigned int dur_table[16] = {
+	0, 0, 1, 2, 5, 10, 20, 50, 100, 500, 1000, 5000,
+	20000, 100000, 500000, 2000000,
+};
+
+static const int err_table[4] = { -EIO, -EBUSY, -ENODEV, -ENOMEM };
+
+/* power/async writes a fuzzer can make, good and bad. */
+static const char *const attr_table[8] = {
+	"enabled", "disabled", "enabled\n", "disabled\n",
+	"enabl", "enabledx\n", "", "disabled\nx",
+};
+
+/* Side actions: the phase whose callback unregisters a descendant. */
+static const int remove_phase_table[8] = {
+	-1, -1, -1, -1, PH_PREPARE, PH_SUSPEND, PH_RESUME, PH_COMPLETE,
+};
+
+void scenario_init(struct scenario *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->pm_async = true;
+	s->cycles = 1;
+}
+
+void scenario_free(struct scenario *s)
+{
+	free(s->dev);
+	free(s->act);
+	free(s->sched);
+	scenario_init(s);
+}
+
+static void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz);
+
+	if (!p)
+		abort();
+	return p;
+}
+
+static bool is_descendant(const struct scenario *s, int d, int anc)
+{
+	for (int p = s->dev[d].parent; p >= 0; p = s->dev[p].parent)
+		if (p == anc)
+			return true;
+	return false;
+}
+
+void scenario_decode(const uint8_t *data, size_t size,
+		     const struct scn_limits *lim, struct scenario *s)
+{
+	struct consumer c = { data, size };
+	scenario_init(s);
+	uint8_t f = byte(&c);
+
+	s->pm_async = !(f & 1);
+	s->pm_trace = f & 2;
+	s->cycles = 1 + ((f >> 2) & 3) % (lim->max_cycles ? lim->max_cycles : 1);
+	s->inline_every = (f >> 4) < 12 ? 0 : (f >> 4) - 10;
+	uint8_t w = byte(&c) & 7;
+
+	s->worker_limit = w < 4 ? 0 : w - 3;
+	s->ndev = 1 + byte(&c) % lim->max_devices;
+	s->dev = xcalloc(s->ndev, sizeof(*s->dev));
+	uint8_t *target = xcalloc(s->ndev, 1);
+
+	for (int i = 0; i < s->ndev; i++) {
+		struct scn_device *d = &s->dev[i];
+		uint8_t p = byte(&c), fl = byte(&c), e = byte(&c);
+		uint8_t du = byte(&c), other = byte(&c);
+
+		snprintf(d->name, sizeof(d->name), "dev%d", i);
+		d->parent = i ? (int)(p % (i + 1)) - 1 : -1;
+		d->async = fl & 1;
+		d->pci = fl & 2;
+		d->beh.remove_phase = remove_phase_table[(fl >> 2) & 7];
+		target[i] = fl >> 5;
+		if ((e & 31) < NR_PHASES)
+			d->beh.err[e & 31] = err_table[(e >> 5) & 3];
+		d->beh.dur_us[PH_SUSPEND] = dur_table[du & 15];
+		d->beh.dur_us[PH_RESUME] = dur_table[du >> 4];
+		for (int ph = 0; ph < NR_PHASES; ph++)
+			if (ph != PH_SUSPEND && ph != PH_RESUME)
+				d->beh.dur_us[ph] = dur_table[other & 7];
+	}
+	/* A side action's victim is a descendant; none: no action. */
+	for (int i = 0; i < s->ndev; i++) {
+		struct dev_behaviour *b = &s->dev[i].beh;
+		int n = 0, pick = -1;
+
+		if (b->remove_phase < 0)
+			continue;
+		for (int j = i + 1; j < s->ndev; j++)
+			n += is_descendant(s, j, i);
+		if (n) {
+			int k = target[i] % n;
+
+			for (int j = i + 1; j < s->ndev && pick < 0; j++)
+				if (is_descendant(s, j, i) && !k--)
+					pick = j;
+		}
+		if (pick < 0)
+			b->remove_phase = -1;
+		else
+			b->remove_target = pick;
+	}
+	free(target);
+
+	s->nact = byte(&c) % (lim->max_actions + 1);
+	s->act = xcalloc(s->nact, sizeof(*s->act));
+	for (int i = 0; i < s->nact; i++) {
+		struct scn_action *a = &s->act[i];
+		uint8_t k = byte(&c), dv = byte(&c), t = byte(&c);
+
+		a->kind = (k & 1) ? ACT_ASYNC_ATTR : ACT_UNREGISTER;
+		a->dev = dv % s->ndev;
+		if (a->kind == ACT_UNREGISTER) {
+			a->at = (uint64_t)t * t * 50;
+		} else {
+			const char *v = attr_table[(k >> 1) & 7];
+
+			a->at = t % s->cycles;
+			a->attr_len = (int)strlen(v);
+			memcpy(a->attr, v, a->attr_len);
+		}
+	}
+	s->nsched = c.left;
+	s->sched = xcalloc(c.left, 1);
+	memcpy(s->sched, c.p, c.left);
+}

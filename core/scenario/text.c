@@ -1,0 +1,728 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The canonical text format (docs/scenario.md).  One statement per line,
+ * '#' starts a comment.  print(parse(x)) is a fixed point.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario.h"
+
+/* ---- a growable string ---- */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static void sb_add(struct sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void sb_add(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	for (;;) {
+		va_start(ap, fmt);
+		int n = vsnprintf(b->s ? b->s + b->len : NULL,
+				  b->s ? b->cap - b->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			abort();
+		if (b->s && b->len + (size_t)n < b->cap) {
+			b->len += (size_t)n;
+			return;
+		}
+		size_t want = b->cap ? b->cap : 256;
+
+		while (want <= b->len + (size_t)n)
+			want *= 2;
+		b->s = realloc(b->s, want);
+		if (!b->s)
+			abort();
+		b->cap = want;
+	}
+}
+
+static const char *const kind_names[NR_ACT] = { "unregister", "async" };
+
+static void print_attr(struct sbuf *b, const char *a, int len)
+{
+	sb_add(b, "\"");
+	for (int i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)a[i];
+
+		if (c == '\n')
+			sb_add(b, "\\n");
+		else if (c == '"' || c == '\\')
+			sb_add(b, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			sb_add(b, "\\x%02x", c);
+		else
+			sb_add(b, "%c", c);
+	}
+	sb_add(b, "\"");
+}
+
+char *scenario_print(const struct scenario *s)
+{
+	struct sbuf b = { 0 };
+
+	sb_add(&b, "dpmfuzz-scenario 1\n");
+	if (s->variant[0])
+		sb_add(&b, "variant %s\n", s->variant);
+	if (s->fixes[0])
+		sb_add(&b, "fix %s\n", s->fixes);
+	if (s->expect[0])
+		sb_add(&b, "expect %s\n", s->expect);
+	sb_add(&b, "pm_async %d\npm_trace %d\ncycles %d\n", s->pm_async,
+	       s->pm_trace, s->cycles);
+	sb_add(&b, "inline_every %u\nworker_limit %u\n", s->inline_every,
+	       s->worker_limit);
+	for (int i = 0; i < s->ndev; i++) {
+		const struct scn_device *d = &s->dev[i];
+
+		sb_add(&b, "device %s", d->name);
+		if (d->parent >= 0)
+			sb_add(&b, " parent=%s", s->dev[d->parent].name);
+		if (d->async)
+			sb_add(&b, " async");
+		if (d->pci)
+			sb_add(&b, " pci");
+		for (int p = 0; p < NR_PHASES; p++)
+			if (d->beh.dur_us[p])
+				sb_add(&b, " %s=%uus", pm_phase_name(p),
+				       d->beh.dur_us[p]);
+		for (int p = 0; p < NR_PHASES; p++)
+			if (d->beh.err[p])
+				sb_add(&b, " err=%s:%d", pm_phase_name(p),
+				       d->beh.err[p]);
+		if (d->beh.remove_phase >= 0)
+			sb_add(&b, " remove=%s:%s",
+			       pm_phase_name(d->beh.remove_phase),
+			       s->dev[d->beh.remove_target].name);
+		sb_add(&b, "\n");
+	}
+	for (int i = 0; i < s->nact; i++) {
+		const struct scn_action *a = &s->act[i];
+
+		sb_add(&b, "action %s %s", kind_names[a->kind],
+		       s->dev[a->dev].name);
+		if (a->kind == ACT_UNREGISTER) {
+			sb_add(&b, " at=%lluus\n", (unsigned long long)a->at);
+		} else {
+			sb_add(&b, " ");
+			print_attr(&b, a->attr, a->attr_len);
+			sb_add(&b, " before-cycle=%llu\n",
+			       (unsigned long long)a->at);
+		}
+	}
+	for (size_t i = 0; i < s->nsched; i += 32) {
+		sb_add(&b, "schedule ");
+		for (size_t j = i; j < s->nsched && j < i + 32; j++)
+			sb_add(&b, "%02x", s->sched[j]);
+		sb_add(&b, "\n");
+	}
+	if (!b.s)
+		sb_add(&b, "%s", "");
+	return b.s;
+}
+
+/* ---- parsing ---- */
+
+struct parser {
+	const char *p, *end;
+	int line;
+	char *err;
+	size_t errlen;
+	struct scenario *s;
+	int dev_cap, act_cap;
+	size_t sched_cap;
+	/* name -> index, open addressing */
+	int *slots;
+	size_t nslots;
+	bool header;
+	/* remove= targets may be declared later: resolved at the end */
+	struct pending {
+		int dev, line;
+		char name[SCN_NAME_MAX + 1];
+	} *pend;
+	int npend, pend_cap;
+};
+
+static int perr(struct parser *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int perr(struct parser *ps, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(ps->err, ps->errlen, "line %d: ", ps->line);
+
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < ps->errlen)
+		vsnprintf(ps->err + n, ps->errlen - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static uint64_t hash_name(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+static int name_find(struct parser *ps, const char *n, size_t len)
+{
+	if (!ps->nslots)
+		return -1;
+	for (size_t i = hash_name(n, len) & (ps->nslots - 1);;
+	     i = (i + 1) & (ps->nslots - 1)) {
+		int k = ps->slots[i];
+
+		if (k < 0)
+			return -1;
+		if (strlen(ps->s->dev[k].name) == len &&
+		    !memcmp(ps->s->dev[k].name, n, len))
+			return k;
+	}
+}
+
+static void name_insert(struct parser *ps, int k);
+
+static void name_grow(struct parser *ps)
+{
+	size_t n = ps->nslots ? ps->nslots * 2 : 64;
+
+	free(ps->slots);
+	ps->slots = malloc(n * sizeof(int));
+	if (!ps->slots)
+		abort();
+	memset(ps->slots, 0xff, n * sizeof(int));
+	ps->nslots = n;
+	for (int k = 0; k < ps->s->ndev; k++)
+		name_insert(ps, k);
+}
+
+static void name_insert(struct parser *ps, int k)
+{
+	const char *n = ps->s->dev[k].name;
+	size_t i = hash_name(n, strlen(n)) & (ps->nslots - 1);
+
+	while (ps->slots[i] >= 0)
+		i = (i + 1) & (ps->nslots - 1);
+	ps->slots[i] = k;
+}
+
+struct tok {
+	const char *s;
+	size_t n;
+};
+
+static bool tok_is(struct tok t, const char *w)
+{
+	return strlen(w) == t.n && !memcmp(t.s, w, t.n);
+}
+
+static bool valid_name_char(unsigned char c)
+{
+	return c > 0x20 && c < 0x7f && c != '=' && c != '"' && c != '#';
+}
+
+static int parse_u64(struct parser *ps, struct tok t, const char *suffix,
+		     uint64_t max, uint64_t *out, const char *what)
+{
+	size_t sl = suffix ? strlen(suffix) : 0;
+
+	if (t.n <= sl || (sl && memcmp(t.s + t.n - sl, suffix, sl)))
+		return perr(ps, "%s: expected a number%s%s", what,
+			    suffix ? " ending in " : "", suffix ? suffix : "");
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < t.n - sl; i++) {
+		if (!isdigit((unsigned char)t.s[i]))
+			return perr(ps, "%s: '%.*s' is not a number", what,
+				    (int)t.n, t.s);
+		if (v > (max - (uint64_t)(t.s[i] - '0')) / 10)
+			return perr(ps, "%s: %.*s is larger than %llu", what,
+				    (int)t.n, t.s, (unsigned long long)max);
+		v = v * 10 + (uint64_t)(t.s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+static int phase_of(struct tok t)
+{
+	for (int p = 0; p < NR_PHASES; p++)
+		if (tok_is(t, pm_phase_name(p)))
+			return p;
+	return -1;
+}
+
+static int dev_of(struct parser *ps, struct tok t)
+{
+	int k = name_find(ps, t.s, t.n);
+
+	if (k < 0)
+		perr(ps, "no device named '%.*s' before this line", (int)t.n,
+		     t.s);
+	return k;
+}
+
+/* Split "key=value" or "a:b" at the first sep. */
+static bool split(struct tok t, char sep, struct tok *a, struct tok *b)
+{
+	const char *q = memchr(t.s, sep, t.n);
+
+	if (!q)
+		return false;
+	a->s = t.s;
+	a->n = (size_t)(q - t.s);
+	b->s = q + 1;
+	b->n = t.n - a->n - 1;
+	return true;
+}
+
+static int parse_device(struct parser *ps, struct tok *tk, int nt)
+{
+	struct scenario *s = ps->s;
+
+	if (nt < 2)
+		return perr(ps, "device: expected a name");
+	if (tk[1].n > SCN_NAME_MAX)
+		return perr(ps, "device name longer than %d characters",
+			    SCN_NAME_MAX);
+	for (size_t i = 0; i < tk[1].n; i++)
+		if (!valid_name_char((unsigned char)tk[1].s[i]))
+			return perr(ps, "device name has a character that is not allowed");
+	if (name_find(ps, tk[1].s, tk[1].n) >= 0)
+		return perr(ps, "device '%.*s' is declared twice",
+			    (int)tk[1].n, tk[1].s);
+	if (s->ndev == ps->dev_cap) {
+		ps->dev_cap = ps->dev_cap ? ps->dev_cap * 2 : 16;
+		s->dev = realloc(s->dev, ps->dev_cap * sizeof(*s->dev));
+		if (!s->dev)
+			abort();
+	}
+	struct scn_device *d = &s->dev[s->ndev];
+
+	memset(d, 0, sizeof(*d));
+	memcpy(d->name, tk[1].s, tk[1].n);
+	d->parent = -1;
+	d->beh.remove_phase = -1;
+	for (int i = 2; i < nt; i++) {
+		struct tok k, v, a, b;
+
+		if (tok_is(tk[i], "async")) {
+			d->async = true;
+			continue;
+		}
+		if (tok_is(tk[i], "pci")) {
+			d->pci = true;
+			continue;
+		}
+		if (!split(tk[i], '=', &k, &v))
+			return perr(ps, "device: unknown word '%.*s'",
+				    (int)tk[i].n, tk[i].s);
+		if (tok_is(k, "parent")) {
+			int p = dev_of(ps, v);
+
+			if (p < 0)
+				return -1;
+			d->parent = p;
+		} else if (tok_is(k, "err")) {
+			uint64_t e;
+			int ph;
+
+			if (!split(v, ':', &a, &b) || (ph = phase_of(a)) < 0)
+				return perr(ps, "err: expected PHASE:-ERRNO");
+			if (b.n < 2 || b.s[0] != '-')
+				return perr(ps, "err: the error must be negative, like -5");
+			b.s++;
+			b.n--;
+			if (parse_u64(ps, b, NULL, 4095, &e, "err") < 0)
+				return -1;
+			if (!e)
+				return perr(ps, "err: -0 is not an error");
+			d->beh.err[ph] = -(int)e;
+		} else if (tok_is(k, "remove")) {
+			int ph;
+
+			if (!split(v, ':', &a, &b) || (ph = phase_of(a)) < 0)
+				return perr(ps, "remove: expected PHASE:DEVICE");
+			if (b.n > SCN_NAME_MAX)
+				return perr(ps, "remove: device name too long");
+			d->beh.remove_phase = ph;
+			if (ps->npend == ps->pend_cap) {
+				ps->pend_cap = ps->pend_cap ? ps->pend_cap * 2 : 8;
+				ps->pend = realloc(ps->pend,
+						   ps->pend_cap * sizeof(*ps->pend));
+				if (!ps->pend)
+					abort();
+			}
+			struct pending *pd = &ps->pend[ps->npend++];
+
+			pd->dev = s->ndev;
+			pd->line = ps->line;
+			memcpy(pd->name, b.s, b.n);
+			pd->name[b.n] = '\0';
+		} else {
+			int ph = phase_of(k);
+			uint64_t us;
+
+			if (ph < 0)
+				return perr(ps, "device: unknown setting '%.*s'",
+					    (int)k.n, k.s);
+			if (parse_u64(ps, v, "us", 100000000, &us, "duration") < 0)
+				return -1;
+			d->beh.dur_us[ph] = (unsigned int)us;
+		}
+	}
+	s->ndev++;
+	if ((size_t)s->ndev * 2 > ps->nslots)
+		name_grow(ps);
+	else
+		name_insert(ps, s->ndev - 1);
+	return 0;
+}
+
+static int unescape(struct parser *ps, struct tok t, char *out, int *outlen)
+{
+	int n = 0;
+
+	for (size_t i = 1; i + 1 < t.n; i++) {
+		char c = t.s[i];
+
+		if (c == '\\') {
+			if (++i + 1 >= t.n)
+				return perr(ps, "attribute: bad escape");
+			c = t.s[i];
+			if (c == 'n') {
+				c = '\n';
+			} else if (c == 'x') {
+				if (i + 3 > t.n - 1 || !isxdigit((unsigned char)t.s[i + 1]) ||
+				    !isxdigit((unsigned char)t.s[i + 2]))
+					return perr(ps, "attribute: bad \\x escape");
+				char hx[3] = { t.s[i + 1], t.s[i + 2], 0 };
+
+				c = (char)strtol(hx, NULL, 16);
+				i += 2;
+			} else if (c != '\\' && c != '"') {
+				return perr(ps, "attribute: unknown escape \\%c", c);
+			}
+		}
+		if (n >= SCN_ATTR_MAX)
+			return perr(ps, "attribute: longer than %d bytes",
+				    SCN_ATTR_MAX);
+		out[n++] = c;
+	}
+	*outlen = n;
+	return 0;
+}
+
+static int parse_action(struct parser *ps, struct tok *tk, int nt)
+{
+	struct scenario *s = ps->s;
+	struct scn_action a;
+	struct tok k, v;
+
+	memset(&a, 0, sizeof(a));
+	if (nt < 3)
+		return perr(ps, "action: expected KIND DEVICE ...");
+	if (tok_is(tk[1], "unregister"))
+		a.kind = ACT_UNREGISTER;
+	else if (tok_is(tk[1], "async"))
+		a.kind = ACT_ASYNC_ATTR;
+	else
+		return perr(ps, "action: unknown kind '%.*s'", (int)tk[1].n,
+			    tk[1].s);
+	a.dev = dev_of(ps, tk[2]);
+	if (a.dev < 0)
+		return -1;
+	if (a.kind == ACT_UNREGISTER) {
+		if (nt != 4 || !split(tk[3], '=', &k, &v) || !tok_is(k, "at"))
+			return perr(ps, "action unregister: expected at=TIMEus");
+		if (parse_u64(ps, v, "us", 1000000000000ULL, &a.at, "at") < 0)
+			return -1;
+	} else {
+		if (nt != 5 || tk[3].n < 2 || tk[3].s[0] != '"')
+			return perr(ps, "action async: expected \"TEXT\" before-cycle=N");
+		if (unescape(ps, tk[3], a.attr, &a.attr_len) < 0)
+			return -1;
+		if (!split(tk[4], '=', &k, &v) || !tok_is(k, "before-cycle"))
+			return perr(ps, "action async: expected before-cycle=N");
+		if (parse_u64(ps, v, NULL, 1000000, &a.at, "before-cycle") < 0)
+			return -1;
+	}
+	if (s->nact == ps->act_cap) {
+		ps->act_cap = ps->act_cap ? ps->act_cap * 2 : 8;
+		s->act = realloc(s->act, ps->act_cap * sizeof(*s->act));
+		if (!s->act)
+			abort();
+	}
+	s->act[s->nact++] = a;
+	return 0;
+}
+
+static int parse_schedule(struct parser *ps, struct tok *tk, int nt)
+{
+	struct scenario *s = ps->s;
+
+	for (int i = 1; i < nt; i++) {
+		if (tk[i].n % 2)
+			return perr(ps, "schedule: odd number of hex digits");
+		for (size_t j = 0; j < tk[i].n; j += 2) {
+			char hx[3] = { tk[i].s[j], tk[i].s[j + 1], 0 };
+
+			if (!isxdigit((unsigned char)hx[0]) ||
+			    !isxdigit((unsigned char)hx[1]))
+				return perr(ps, "schedule: '%s' is not hex", hx);
+			if (s->nsched == ps->sched_cap) {
+				ps->sched_cap = ps->sched_cap ? ps->sched_cap * 2 : 64;
+				s->sched = realloc(s->sched, ps->sched_cap);
+				if (!s->sched)
+					abort();
+			}
+			s->sched[s->nsched++] = (uint8_t)strtol(hx, NULL, 16);
+		}
+	}
+	return 0;
+}
+
+static int parse_word(struct parser *ps, struct tok t, char *out, size_t cap,
+		      const char *what)
+{
+	if (t.n >= cap)
+		return perr(ps, "%s: too long", what);
+	for (size_t i = 0; i < t.n; i++)
+		if (!valid_name_char((unsigned char)t.s[i]))
+			return perr(ps, "%s: a character that is not allowed", what);
+	memcpy(out, t.s, t.n);
+	out[t.n] = '\0';
+	return 0;
+}
+
+static int parse_setting(struct parser *ps, struct tok *tk, int nt)
+{
+	struct scenario *s = ps->s;
+	uint64_t v;
+
+	if (nt != 2)
+		return perr(ps, "'%.*s' takes one value", (int)tk[0].n, tk[0].s);
+	if (tok_is(tk[0], "variant"))
+		return parse_word(ps, tk[1], s->variant, sizeof(s->variant),
+				  "variant");
+	if (tok_is(tk[0], "fix"))
+		return parse_word(ps, tk[1], s->fixes, sizeof(s->fixes), "fix");
+	if (tok_is(tk[0], "expect"))
+		return parse_word(ps, tk[1], s->expect, sizeof(s->expect),
+				  "expect");
+	if (tok_is(tk[0], "pm_async") || tok_is(tk[0], "pm_trace")) {
+		if (parse_u64(ps, tk[1], NULL, 1, &v, "switch") < 0)
+			return -1;
+		if (tk[0].s[3] == 'a')
+			s->pm_async = v;
+		else
+			s->pm_trace = v;
+		return 0;
+	}
+	if (tok_is(tk[0], "cycles")) {
+		if (parse_u64(ps, tk[1], NULL, 1000, &v, "cycles") < 0)
+			return -1;
+		if (!v)
+			return perr(ps, "cycles: at least 1");
+		s->cycles = (int)v;
+		return 0;
+	}
+	if (tok_is(tk[0], "inline_every")) {
+		if (parse_u64(ps, tk[1], NULL, 1000000, &v, "inline_every") < 0)
+			return -1;
+		s->inline_every = (unsigned int)v;
+		return 0;
+	}
+	if (tok_is(tk[0], "worker_limit")) {
+		if (parse_u64(ps, tk[1], NULL, 1000000, &v, "worker_limit") < 0)
+			return -1;
+		s->worker_limit = (unsigned int)v;
+		return 0;
+	}
+	return perr(ps, "unknown statement '%.*s'", (int)tk[0].n, tk[0].s);
+}
+
+/* Split a line into words; a word starting with '"' runs to the closing
+ * unescaped quote. */
+static int tokenize(struct parser *ps, const char *l, const char *e,
+		    struct tok *tk, int max)
+{
+	int n = 0;
+
+	while (l < e) {
+		while (l < e && (*l == ' ' || *l == '\t' || *l == '\r'))
+			l++;
+		if (l >= e || *l == '#')
+			break;
+		if (n == max)
+			return perr(ps, "too many words on one line");
+		const char *st = l;
+
+		if (*l == '"') {
+			l++;
+			while (l < e && *l != '"') {
+				if (*l == '\\' && l + 1 < e)
+					l++;
+				l++;
+			}
+			if (l >= e)
+				return perr(ps, "unterminated string");
+			l++;
+		} else {
+			while (l < e && *l != ' ' && *l != '\t' && *l != '\r')
+				l++;
+		}
+		tk[n].s = st;
+		tk[n].n = (size_t)(l - st);
+		n++;
+	}
+	return n;
+}
+
+static int parse_line(struct parser *ps, const char *l, const char *e)
+{
+	struct tok tk[64];
+	int nt = tokenize(ps, l, e, tk, 64);
+
+	if (nt <= 0)
+		return nt;
+	for (const char *c = l; c < e; c++)
+		if (!*c)
+			return perr(ps, "a NUL byte in the text");
+	if (!ps->header) {
+		if (nt != 2 || !tok_is(tk[0], "dpmfuzz-scenario") ||
+		    !tok_is(tk[1], "1"))
+			return perr(ps, "expected the header 'dpmfuzz-scenario 1'");
+		ps->header = true;
+		return 0;
+	}
+	if (tok_is(tk[0], "device"))
+		return parse_device(ps, tk, nt);
+	if (tok_is(tk[0], "action"))
+		return parse_action(ps, tk, nt);
+	if (tok_is(tk[0], "schedule"))
+		return parse_schedule(ps, tk, nt);
+	return parse_setting(ps, tk, nt);
+}
+
+int scenario_parse(const char *text, size_t len, struct scenario *s,
+		   char *err, size_t errlen)
+{
+	struct parser ps = { 0 };
+
+	scenario_init(s);
+	ps.p = text;
+	ps.end = text + len;
+	ps.err = err;
+	ps.errlen = errlen;
+	ps.s = s;
+	err[0] = '\0';
+
+	int rc = 0;
+
+	while (ps.p < ps.end) {
+		const char *e = memchr(ps.p, '\n', (size_t)(ps.end - ps.p));
+
+		if (!e)
+			e = ps.end;
+		ps.line++;
+		rc = parse_line(&ps, ps.p, e);
+		if (rc < 0)
+			goto out;
+		ps.p = e < ps.end ? e + 1 : e;
+	}
+	if (!ps.header) {
+		ps.line = 1;
+		rc = perr(&ps, "expected the header 'dpmfuzz-scenario 1'");
+		goto out;
+	}
+	for (int i = 0; i < ps.npend; i++) {
+		struct pending *pd = &ps.pend[i];
+		int t = name_find(&ps, pd->name, strlen(pd->name));
+
+		ps.line = pd->line;
+		if (t < 0) {
+			rc = perr(&ps, "remove: no device named '%s'", pd->name);
+			goto out;
+		}
+		s->dev[pd->dev].beh.remove_target = t;
+	}
+	if (!s->ndev) {
+		rc = perr(&ps, "a scenario needs at least one device");
+		goto out;
+	}
+	rc = scenario_validate(s, err, errlen);
+out:
+	free(ps.pend);
+	free(ps.slots);
+	if (rc < 0)
+		scenario_free(s);
+	return rc;
+}
+
+int scenario_validate(const struct scenario *s, char *err, size_t errlen)
+{
+	for (int i = 0; i < s->ndev; i++) {
+		const struct scn_device *d = &s->dev[i];
+
+		if (d->parent >= i || d->parent < -1) {
+			snprintf(err, errlen, "device '%s': the parent must come earlier",
+				 d->name);
+			return -1;
+		}
+		if (d->beh.remove_phase >= 0) {
+			int t = d->beh.remove_target, p;
+
+			if (t < 0 || t >= s->ndev) {
+				snprintf(err, errlen, "device '%s': bad remove target", d->name);
+				return -1;
+			}
+			for (p = s->dev[t].parent; p >= 0 && p != i;
+			     p = s->dev[p].parent)
+				;
+			if (p != i) {
+				snprintf(err, errlen,
+					 "device '%s': remove= must name a descendant ('%s' is not)",
+					 d->name, s->dev[t].name);
+				return -1;
+			}
+			int ph = d->beh.remove_phase;
+
+			if (ph != PH_PREPARE && ph != PH_SUSPEND && ph != PH_RESUME &&
+			    ph != PH_COMPLETE) {
+				snprintf(err, errlen,
+					 "device '%s': a callback may unregister devices only in prepare, suspend, resume or complete",
+					 d->name);
+				return -1;
+			}
+		}
+	}
+	for (int i = 0; i < s->nact; i++) {
+		const struct scn_action *a = &s->act[i];
+
+		if (a->dev < 0 || a->dev >= s->ndev) {
+			snprintf(err, errlen, "action %d: bad device", i);
+			return -1;
+		}
+		if (a->kind == ACT_ASYNC_ATTR && a->at >= (uint64_t)s->cycles) {
+			snprintf(err, errlen,
+				 "action async on '%s': before-cycle=%llu, but there are %d cycles",
+				 s->dev[a->dev].name, (unsigned long long)a->at,
+				 s->cycles);
+			return -1;
+		}
+	}
+	return 0;
+}

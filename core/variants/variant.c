@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The variant table and the knob list syntax. */
+#include <stdio.h>
+#include <string.h>
+
+#include "variant.h"
+
+const struct pm_variant *pm_variant = &variant_seed;
+uint64_t dpm_fixes;
+
+static const struct pm_variant *const variants[] = {
+	&variant_seed,
+};
+
+const struct pm_variant *variant_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
+		if (!strcmp(variants[i]->name, name))
+			return variants[i];
+	return NULL;
+}
+
+int knobs_parse(const struct pm_variant *v, const char *spec, uint64_t *mask,
+		const char **bad, size_t *badlen)
+{
+	uint64_t m = 0;
+	const char *p = spec;
+
+	if (!strcmp(spec, "all")) {
+		*mask = v->nknobs >= 64 ? ~0ULL : (1ULL << v->nknobs) - 1;
+		return 0;
+	}
+	if (!strcmp(spec, "none") || !*spec) {
+		*mask = 0;
+		return 0;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int k;
+
+		for (k = 0; k < v->nknobs; k++)
+			if (strlen(v->knobs[k].name) == len &&
+			    !strncmp(v->knobs[k].name, p, len))
+				break;
+		if (k == v->nknobs) {
+			*bad = p;
+			*badlen = len;
+			return -1;
+		}
+		m |= 1ULL << k;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	*mask = m;
+	return 0;
+}
+
+void knobs_format(const struct pm_variant *v, uint64_t mask, char *buf,
+		  size_t n)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < v->nknobs; k++) {
+		if (!(mask & (1ULL << k)))
+			continue;
+		int w = snprintf(buf + at, n - at, "%s%s", at ? "," : "",
+				 v->knobs[k].name);
+
+		if (w < 0 || (size_t)w >= n - at)
+			break;
+		at += (size_t)w;
+	}
+	if (!at)
+		snprintf(buf, n, "none");
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A variant is one algorithm of drivers/base/power/main.c.  It calls only
+ * kapi and the device layer, never the engine or the fuzzer: it does not
+ * know whether it is being fuzzed.
+ */
+#ifndef DPM_VARIANT_H
+#define DPM_VARIANT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct device;
+
+/* A later kernel fix that changes the variant's behaviour; off by
+ * default, so the default is the code as posted. */
+struct knob {
+	const char *name;
+	const char *commit;	/* kernel commit that made the fix */
+	const char *reason;	/* one line */
+};
+
+struct pm_variant {
+	const char *name;
+	const struct knob *knobs;
+	int nknobs;
+	/* Reset the variant's globals before a run. */
+	void (*reset)(void);
+	/* Driver-core hooks (device_initialize, device_add, device_del). */
+	void (*device_pm_init)(struct device *dev);
+	void (*device_pm_add)(struct device *dev);
+	void (*device_pm_remove)(struct device *dev);
+	/* One system sleep transition: every device suspended, then
+	 * resumed (or rolled back); returns the error the caller of
+	 * dpm_suspend_start()/dpm_suspend_noirq() saw, 0 on success. */
+	int (*suspend_resume)(void);
+	/* What drivers call (and PCI does for all its devices). */
+	void (*device_enable_async_suspend)(struct device *dev, bool enable);
+	/* A user-space write to the device's power/async attribute. */
+	ssize_t (*async_store)(struct device *dev, const char *buf, size_t n);
+};
+
+extern const struct pm_variant *pm_variant;	/* of the current run */
+extern uint64_t dpm_fixes;			/* bit i: knob i is on */
+
+static inline bool fix_on(int knob)
+{
+	return dpm_fixes & (1ULL << knob);
+}
+
+extern const struct pm_variant variant_seed;
+
+const struct pm_variant *variant_find(const char *name);
+/* Parse "a,b" or "all" or "" into a knob mask; -1 on an unknown name
+ * (with its text in *bad). */
+int knobs_parse(const struct pm_variant *v, const char *spec, uint64_t *mask,
+		const char **bad, size_t *badlen);
+/* Print "a,b" (or "none") for a mask. */
+void knobs_format(const struct pm_variant *v, uint64_t mask, char *buf,
+		  size_t n);
+
+#endif

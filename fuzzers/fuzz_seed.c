@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fuzz_seed: the 2.6.33 async suspend/resume of the seed patches.
+ *
+ * Oracle: every device suspends after its children and resumes after its
+ * parent, each callback runs once per phase, a failed suspend is rolled
+ * back and reported, no callback runs for a removed device, phases are
+ * barriers, async off means list order, references balance, and every
+ * transition ends (docs/oracle.md has the exact rules).
+ *
+ * Input: the bytes decode to a scenario (core/scenario/decode.c): three
+ * configuration bytes, five bytes per device, the concurrent actions,
+ * then schedule bytes that pick the next task wherever two or more could
+ * run.  Every input is valid.
+ *
+ * Limits: 64 devices, 4 actions and 3 cycles per input keep one execution
+ * under a millisecond; the model itself has no such bounds (dpmstress).
+ *
+ * DPMFUZZ_FIX=<knob,...|all> turns kernel fixes on; DPMFUZZ_FIX=list
+ * prints the knobs.  On a violation the report goes to stderr and the
+ * target aborts, so libFuzzer keeps the input.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "run/run.h"
+
+static const struct scn_limits limits = {
+	.max_devices = 64,
+	.max_actions = 4,
+	.max_cycles = 3,
+};
+
+static struct run_opts opts;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	opts.variant = &variant_seed;
+	opts.fixes = dpm_fixes_from_env(&variant_seed);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct run_result r;
+	struct scenario s;
+
+	scenario_decode(data, size, &limits, &s);
+	dpm_run(&s, &opts, &r);
+	if (r.violated) {
+		fflush(stdout);
+		dpm_report(&s, &opts, stderr, 80);
+		fprintf(stderr, "--- reproduce: DPMFUZZ_FIX=%s fuzz_seed CRASH-FILE\n",
+			getenv("DPMFUZZ_FIX") ? getenv("DPMFUZZ_FIX") : "none");
+		fflush(stderr);
+		abort();
+	}
+	scenario_free(&s);
+	return 0;
+}
