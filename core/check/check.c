@@ -243,7 +243,9 @@ void check_callback_start(int dev, enum pm_phase p)
 {
 	struct dstate *s = &st[dev];
 
-	pr_info("calling  %s+ %s", nm(dev), pm_phase_name(p));
+	pr_info("calling  %s+ [%s]%s%s", nm(dev), pm_phase_name(p),
+		cfg.parent[dev] >= 0 ? ", parent: " : "",
+		cfg.parent[dev] >= 0 ? nm(cfg.parent[dev]) : "");
 	if (s->gone)
 		check_fail(INV_REMOVED,
 			   "the %s callback of '%s' started after the device was removed",
@@ -292,7 +294,7 @@ void check_callback_end(int dev, enum pm_phase p, int error)
 {
 	struct dstate *s = &st[dev];
 
-	pr_info("call %s+ %s returned %d", nm(dev), pm_phase_name(p), error);
+	pr_info("call %s+ [%s] returned %d", nm(dev), pm_phase_name(p), error);
 	s->busy = -1;
 	running[p]--;
 	running_total--;

@@ -67,12 +67,42 @@ int device_registry_size(void)
 	return nregistry;
 }
 
+static struct device **quarantine;
+static int nquarantine, quarantine_cap;
+static bool quarantining;
+
+static void quarantine_check(const void *obj, const char *op)
+{
+	const char *o = obj;
+
+	for (int i = 0; i < nquarantine; i++) {
+		const char *d = (const char *)quarantine[i];
+
+		if (o >= d && o < d + sizeof(struct device))
+			check_fail(INV_REMOVED,
+				   "%s() on memory of '%s', freed when its last reference was dropped",
+				   op, quarantine[i]->name);
+	}
+}
+
+void device_quarantine(bool on)
+{
+	if (!on) {
+		for (int i = 0; i < nquarantine; i++)
+			free(quarantine[i]);
+		nquarantine = 0;
+	}
+	quarantining = on;
+	kapi_obj_check = on ? quarantine_check : NULL;
+}
+
 void device_registry_free_all(void)
 {
 	for (int i = 0; i < nregistry; i++) {
 		free(registry[i]);
 		registry[i] = NULL;
 	}
+	device_quarantine(false);
 }
 
 static const char *device_async_label(void *data)
@@ -109,6 +139,7 @@ void device_initialize(struct device *dev)
 struct device *get_device(struct device *dev)
 {
 	if (dev) {
+		KAPI_CHECK(dev, "get_device");
 		eng_lock();
 		if (dev->refcount <= 0)
 			kapi_bug("get_device on a dead device");
@@ -122,7 +153,19 @@ static void device_release(struct device *dev)
 {
 	check_device_freed(dev->id);
 	registry[dev->id] = NULL;
-	free(dev);
+	if (!quarantining) {
+		free(dev);
+		return;
+	}
+	dev->freed = true;
+	if (nquarantine == quarantine_cap) {
+		quarantine_cap = quarantine_cap ? 2 * quarantine_cap : 16;
+		quarantine = realloc(quarantine,
+				     quarantine_cap * sizeof(*quarantine));
+		if (!quarantine)
+			kapi_bug("quarantine: out of memory");
+	}
+	quarantine[nquarantine++] = dev;
 }
 
 void put_device(struct device *dev)
@@ -130,6 +173,7 @@ void put_device(struct device *dev)
 	if (!dev)
 		return;
 	eng_sched_point();
+	KAPI_CHECK(dev, "put_device");
 	eng_lock();
 	bool last = --dev->refcount == 0;
 

@@ -78,6 +78,7 @@ struct device {
 	int id;				/* index in the scenario */
 	bool creator_ref;		/* the registering code's reference */
 	bool removing;			/* device_del() has been claimed */
+	bool freed;			/* last reference dropped (quarantined) */
 	struct completion removed;	/* device_del() has finished */
 	int registered_children;
 	bool pci;
@@ -127,6 +128,13 @@ void device_registry_reset(int n);
 struct device *device_by_id(int id);
 int device_registry_size(void);
 void device_registry_free_all(void);	/* after an abandoned run */
+/*
+ * While on, a device whose last reference is dropped is kept (not freed)
+ * until quarantine is turned off, and any kapi operation on its objects,
+ * or get_device()/put_device() on it, is reported as REMOVED (a use after
+ * free) in every build.  Turning it off frees the quarantined devices.
+ */
+void device_quarantine(bool on);
 
 /*
  * Unregister the subtree rooted at dev, children first.  Whoever claims a

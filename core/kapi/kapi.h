@@ -111,6 +111,18 @@ void pm_printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define pr_info(...) do { if (dpm_log_enabled) pm_printk(__VA_ARGS__); } while (0)
 #define pr_debug(...) pr_info(__VA_ARGS__)
 
+/*
+ * Set by the device layer: called with every object a primitive is about
+ * to touch, so a completion or lock inside freed memory is reported
+ * (use after free) instead of silently read.
+ */
+extern void (*kapi_obj_check)(const void *obj, const char *op);
+#define KAPI_CHECK(obj, op)                              \
+	do {                                             \
+		if (kapi_obj_check)                      \
+			kapi_obj_check((obj), (op));     \
+	} while (0)
+
 /* A broken rule of a kapi primitive is a model bug: say so and abort. */
 void kapi_bug(const char *what) __attribute__((noreturn));
 

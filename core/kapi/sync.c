@@ -6,6 +6,8 @@
 
 #include "kapi.h"
 
+void (*kapi_obj_check)(const void *obj, const char *op);
+
 void kapi_bug(const char *what)
 {
 	fprintf(stderr, "dpmfuzz: kapi misuse: %s\n", what);
@@ -20,6 +22,7 @@ void init_completion(struct completion *x)
 
 void reinit_completion(struct completion *x)
 {
+	KAPI_CHECK(x, "reinit_completion");
 	eng_lock();
 	x->done = 0;
 	eng_unlock();
@@ -27,6 +30,7 @@ void reinit_completion(struct completion *x)
 
 void complete(struct completion *x)
 {
+	KAPI_CHECK(x, "complete");
 	eng_lock();
 	if (x->done != UINT_MAX)
 		x->done++;
@@ -37,6 +41,7 @@ void complete(struct completion *x)
 
 void complete_all(struct completion *x)
 {
+	KAPI_CHECK(x, "complete_all");
 	eng_lock();
 	x->done = UINT_MAX;
 	dpm_eng->wake_all(&x->wait);
@@ -46,6 +51,7 @@ void complete_all(struct completion *x)
 
 void wait_for_completion(struct completion *x)
 {
+	KAPI_CHECK(x, "wait_for_completion");
 	eng_sched_point();
 	eng_lock();
 	while (!x->done)
@@ -57,6 +63,7 @@ void wait_for_completion(struct completion *x)
 
 bool completion_done(struct completion *x)
 {
+	KAPI_CHECK(x, "completion_done");
 	eng_lock();
 	bool d = x->done != 0;
 
@@ -72,6 +79,7 @@ void mutex_init(struct mutex *m)
 
 void mutex_lock(struct mutex *m)
 {
+	KAPI_CHECK(m, "mutex_lock");
 	int me = dpm_eng->current_id() + 1;
 
 	eng_sched_point();
@@ -86,6 +94,7 @@ void mutex_lock(struct mutex *m)
 
 void mutex_unlock(struct mutex *m)
 {
+	KAPI_CHECK(m, "mutex_unlock");
 	eng_lock();
 	if (m->owner != dpm_eng->current_id() + 1)
 		kapi_bug("mutex_unlock: not the owner");
@@ -112,6 +121,7 @@ void sema_init(struct semaphore *s, int count)
 
 void down(struct semaphore *s)
 {
+	KAPI_CHECK(s, "down");
 	eng_sched_point();
 	eng_lock();
 	while (s->count <= 0)
@@ -122,6 +132,7 @@ void down(struct semaphore *s)
 
 void up(struct semaphore *s)
 {
+	KAPI_CHECK(s, "up");
 	eng_lock();
 	s->count++;
 	dpm_eng->wake_all(&s->wait);
@@ -138,6 +149,7 @@ void init_rwsem(struct rw_semaphore *s)
 
 void down_read(struct rw_semaphore *s)
 {
+	KAPI_CHECK(s, "down_read");
 	eng_sched_point();
 	eng_lock();
 	while (s->writer)
@@ -148,6 +160,7 @@ void down_read(struct rw_semaphore *s)
 
 void up_read(struct rw_semaphore *s)
 {
+	KAPI_CHECK(s, "up_read");
 	eng_lock();
 	if (s->readers <= 0)
 		kapi_bug("up_read: not read-locked");
@@ -159,6 +172,7 @@ void up_read(struct rw_semaphore *s)
 
 void down_write(struct rw_semaphore *s)
 {
+	KAPI_CHECK(s, "down_write");
 	eng_sched_point();
 	eng_lock();
 	while (s->writer || s->readers)
@@ -169,6 +183,7 @@ void down_write(struct rw_semaphore *s)
 
 void up_write(struct rw_semaphore *s)
 {
+	KAPI_CHECK(s, "up_write");
 	eng_lock();
 	if (!s->writer)
 		kapi_bug("up_write: not write-locked");

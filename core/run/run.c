@@ -149,6 +149,7 @@ static void pm_main(void *arg)
 		snprintf(name, sizeof(name), "hotplug/%d", i);
 		dpm_eng->spawn(hotplug_task, &hp[i], name);
 	}
+	device_quarantine(true);
 	for (int c = 0; c < scn->cycles; c++) {
 		user_space_writes(c);
 		check_transition_begin();
@@ -163,6 +164,7 @@ static void pm_main(void *arg)
 		if (scn->act[i].kind == ACT_UNREGISTER)
 			wait_for_completion(&hp[i].done);
 	check_refs();
+	device_quarantine(false);
 	/* Tear down what is left, the last registered first. */
 	for (int i = scn->ndev - 1; i >= 0; i--) {
 		struct device *dev = device_by_id(i);

@@ -247,10 +247,12 @@ static int parse_u64(struct parser *ps, struct tok t, const char *suffix,
 		if (!isdigit((unsigned char)t.s[i]))
 			return perr(ps, "%s: '%.*s' is not a number", what,
 				    (int)t.n, t.s);
-		if (v > (max - (uint64_t)(t.s[i] - '0')) / 10)
+		uint64_t dg = (uint64_t)(t.s[i] - '0');
+
+		if (v > max / 10 || (v == max / 10 && dg > max % 10))
 			return perr(ps, "%s: %.*s is larger than %llu", what,
 				    (int)t.n, t.s, (unsigned long long)max);
-		v = v * 10 + (uint64_t)(t.s[i] - '0');
+		v = v * 10 + dg;
 	}
 	*out = v;
 	return 0;

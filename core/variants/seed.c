@@ -63,13 +63,24 @@ static void seed_reset(void)
 static int read_async_error(void)
 {
 	eng_sched_point();
-	return async_error;
+	int e = async_error;
+
+	pr_debug("reads async_error = %d", e);
+	return e;
 }
 
 static void write_async_error(int error)
 {
 	async_error = error;
+	pr_debug("writes async_error = %d", error);
 	eng_sched_point();
+}
+
+/* complete_all() on a device's completion, with a trace line. */
+static void dpm_complete_dev(struct device *dev)
+{
+	pr_debug("%s: complete_all(power.completion)", dev_name(dev));
+	complete_all(&dev->power.completion);
 }
 
 static struct device *to_device(struct list_head *entry)
@@ -134,7 +145,7 @@ static void seed_device_pm_add(struct device *dev)
 
 static void seed_device_pm_remove(struct device *dev)
 {
-	complete_all(&dev->power.completion);
+	dpm_complete_dev(dev);
 	mutex_lock(&dpm_list_mtx);
 	list_del_init(&dev->power.entry);
 	mutex_unlock(&dpm_list_mtx);
@@ -169,8 +180,10 @@ static void dpm_wait(struct device *dev, bool async)
 {
 	if (!dev)
 		return;
-	if (async || (pm_async_enabled && dev->power.async_suspend))
+	if (async || (pm_async_enabled && dev->power.async_suspend)) {
+		pr_debug("waits for %s", dev_name(dev));
 		wait_for_completion(&dev->power.completion);
+	}
 }
 
 static int dpm_wait_fn(struct device *dev, void *async_ptr)
@@ -247,7 +260,7 @@ static int __device_resume(struct device *dev, enum pm_event state,
 	error = dpm_run_callback(dev, PH_RESUME);
 	up(&dev->sem);
 Complete:
-	complete_all(&dev->power.completion);
+	dpm_complete_dev(dev);
 	return error;
 }
 
@@ -407,7 +420,7 @@ End:
 	up(&dev->sem);
 	if (fix_on(FIX_ASYNC_ERROR_ORDER) && error)
 		write_async_error(error);
-	complete_all(&dev->power.completion);
+	dpm_complete_dev(dev);
 	return error;
 }
 
