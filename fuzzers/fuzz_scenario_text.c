@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario/scenario.h"
+#include "scenario/limits.h"
 
 static void die(const char *what, const char *a, const char *b)
 {
@@ -46,9 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	scenario_free(&t);
 
 	/* The same bytes as a fuzz_seed input: its text must parse too. */
-	static const struct scn_limits lim = { 64, 4, 3 };
-
-	scenario_decode(data, size, &lim, &s);
+	scenario_decode(data, size, &fuzz_limits, &s);
 	a = scenario_print(&s);
 	if (scenario_parse(a, strlen(a), &t, err, sizeof(err)) < 0)
 		die(err, a, NULL);

@@ -162,3 +162,104 @@ void scenario_decode(const uint8_t *data, size_t size,
 	s->sched = xcalloc(c.left, 1);
 	memcpy(s->sched, c.p, c.left);
 }
+
+static int nearest(const unsigned int *table, int n, unsigned int v)
+{
+	int best = 0;
+
+	for (int i = 1; i < n; i++) {
+		unsigned int d = table[i] > v ? table[i] - v : v - table[i];
+		unsigned int bd = table[best] > v ? table[best] - v :
+						    v - table[best];
+		if (d < bd)
+			best = i;
+	}
+	return best;
+}
+
+uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
+{
+	size_t cap = 4 + 5 * (size_t)s->ndev + 1 + 3 * (size_t)s->nact +
+		     s->nsched;
+	uint8_t *b = xcalloc(cap, 1), *p = b;
+	bool lost = false;
+	unsigned int inl = s->inline_every;
+
+	if (inl && (inl < 2 || inl > 5)) {
+		lost = true;
+		inl = inl < 2 ? 2 : 5;
+	}
+	if (s->worker_limit > 4 || s->cycles > 4 || s->ndev > 256)
+		lost = true;
+	*p++ = (uint8_t)(!s->pm_async | (s->pm_trace << 1) |
+			 (((s->cycles - 1) & 3) << 2) |
+			 ((inl ? inl + 10 : 0) << 4));
+	*p++ = (uint8_t)(s->worker_limit ? (s->worker_limit > 4 ? 4 : s->worker_limit) + 3 : 0);
+	*p++ = (uint8_t)(s->ndev - 1);
+	for (int i = 0; i < s->ndev; i++) {
+		const struct scn_device *d = &s->dev[i];
+		int rp = 0, sel = 0, err = 31, nerr = 0;
+
+		if (d->beh.remove_phase >= 0) {
+			for (rp = 4; rp < 8; rp++)
+				if (remove_phase_table[rp] == d->beh.remove_phase)
+					break;
+			for (int j = i + 1; j < d->beh.remove_target; j++)
+				sel += is_descendant(s, j, i);
+			if (sel > 7)
+				lost = true;
+		}
+		for (int ph = 0; ph < NR_PHASES; ph++) {
+			if (!d->beh.err[ph])
+				continue;
+			int code = 0;
+
+			for (int k = 0; k < 4; k++)
+				if (err_table[k] == d->beh.err[ph])
+					code = k;
+			lost |= err_table[code] != d->beh.err[ph] || nerr++;
+			err = ph | (code << 5);
+		}
+		unsigned int other = 0;
+
+		for (int ph = 0; ph < NR_PHASES; ph++)
+			if (ph != PH_SUSPEND && ph != PH_RESUME &&
+			    d->beh.dur_us[ph] > other)
+				other = d->beh.dur_us[ph];
+		*p++ = (uint8_t)(d->parent + 1);
+		*p++ = (uint8_t)(d->async | (d->pci << 1) | ((rp & 7) << 2) |
+				 ((sel & 7) << 5));
+		*p++ = (uint8_t)err;
+		*p++ = (uint8_t)(nearest(dur_table, 16, d->beh.dur_us[PH_SUSPEND]) |
+				 (nearest(dur_table, 16, d->beh.dur_us[PH_RESUME]) << 4));
+		*p++ = (uint8_t)nearest(dur_table, 8, other);
+	}
+	*p++ = (uint8_t)s->nact;
+	for (int i = 0; i < s->nact; i++) {
+		const struct scn_action *a = &s->act[i];
+		int k = 0;
+
+		if (a->kind == ACT_ASYNC_ATTR) {
+			for (int t = 0; t < 8; t++)
+				if ((int)strlen(attr_table[t]) == a->attr_len &&
+				    !memcmp(attr_table[t], a->attr, a->attr_len))
+					k = t;
+			*p++ = (uint8_t)(1 | (k << 1));
+			*p++ = (uint8_t)a->dev;
+			*p++ = (uint8_t)a->at;
+		} else {
+			unsigned int t = 0;
+
+			while (t < 255 && (uint64_t)(t + 1) * (t + 1) * 50 <= a->at)
+				t++;
+			*p++ = 0;
+			*p++ = (uint8_t)a->dev;
+			*p++ = (uint8_t)t;
+		}
+	}
+	memcpy(p, s->sched, s->nsched);
+	p += s->nsched;
+	*len = (size_t)(p - b);
+	*lossy = lost;
+	return b;
+}

@@ -77,6 +77,15 @@ void scenario_free(struct scenario *s);
 void scenario_decode(const uint8_t *data, size_t size,
 		     const struct scn_limits *lim, struct scenario *s);
 
+/*
+ * The inverse of scenario_decode() as far as the byte format reaches:
+ * bytes that decode (with limits at least as large) to this scenario,
+ * with durations rounded to the byte format's table, one error per
+ * device, and generated device names.  Returns a malloc'd buffer and its
+ * length; *lossy is set when something could not be expressed.
+ */
+uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy);
+
 /* Text format.  Returns 0, or -1 with a one-line reason in err. */
 int scenario_parse(const char *text, size_t len, struct scenario *s,
 		   char *err, size_t errlen);

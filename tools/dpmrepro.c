@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dpmrepro: replay one scenario on the det engine and explain it.
+ *
+ *   dpmrepro [options] FILE
+ *
+ * FILE is a fuzz crash input (raw bytes, decoded exactly as fuzz_seed
+ * decodes them) or a scenario text file (docs/scenario.md), told apart
+ * by the text header.  A text scenario names its variant and knobs in
+ * its header; --variant and --fix override them, and give them for raw
+ * bytes (defaults: seed, none).
+ *
+ * Options:
+ *   --variant NAME     the model to run (seed)
+ *   --fix LIST|all|none  kernel fixes to turn on
+ *   --tail N           trace lines to print (default 0: the whole trace)
+ *   --text             print the scenario as text and exit
+ *   --encode OUT       write the scenario as fuzz_seed input bytes to OUT
+ *   --schedules N      if the scenario runs clean, try N schedules
+ *                      (seeded, reproducible) and report the first that
+ *                      shows a violation, with its schedule as text
+ *   --check-regression the file's 'expect' line must match the outcome,
+ *                      and with every fix on it must run clean
+ *
+ * Exit: 0 no violation (or the regression holds), 1 a violation (or the
+ * regression does not hold), 2 bad usage or input.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "run/run.h"
+#include "scenario/limits.h"
+
+static const char *prog = "dpmrepro";
+
+static void die(const char *fmt, const char *a, const char *b)
+	__attribute__((noreturn));
+
+static void die(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		die("cannot read %s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		die("%s is a directory, not a scenario or crash file%s", path, "");
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		die("cannot read %s: %s", path, strerror(errno));
+	size_t cap = 4096, n = 0, r;
+	char *buf = malloc(cap + 1);
+
+	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap) {
+			cap *= 2;
+			buf = realloc(buf, cap + 1);
+		}
+	}
+	if (!buf)
+		die("out of memory reading %s%s", path, "");
+	if (ferror(f))
+		die("cannot read %s: %s", path, "read error");
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* Text if, after blank and comment lines, it starts with the header. */
+static bool looks_like_text(const char *b, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' ||
+				 b[i] == '\n'))
+			i++;
+		if (i < n && b[i] == '#') {
+			while (i < n && b[i] != '\n')
+				i++;
+			continue;
+		}
+		break;
+	}
+	return n - i >= 16 && !memcmp(b + i, "dpmfuzz-scenario", 16);
+}
+
+static const struct pm_variant *pick_variant(const char *name)
+{
+	const struct pm_variant *v = variant_find(name);
+
+	if (!v)
+		die("no variant '%s' (variants: seed)%s", name, "");
+	return v;
+}
+
+static uint64_t pick_fixes(const struct pm_variant *v, const char *spec)
+{
+	uint64_t m;
+	const char *bad;
+	size_t bl;
+
+	if (knobs_parse(v, spec, &m, &bad, &bl) < 0) {
+		char b[128];
+
+		snprintf(b, sizeof(b), "%.*s", (int)bl, bad);
+		die("no knob '%s' in this variant (dpmrepro --fix list%s)", b,
+		    " shows them");
+	}
+	return m;
+}
+
+static uint64_t xs = 0x2545f4914f6cdd1dULL;
+
+static uint8_t rnd(void)
+{
+	xs ^= xs << 13;
+	xs ^= xs >> 7;
+	xs ^= xs << 17;
+	return (uint8_t)(xs >> 24);
+}
+
+int main(int argc, char **argv)
+{
+	const char *variant = NULL, *fix = NULL, *encode = NULL, *path = NULL;
+	int tail = 0;
+	long schedules = 0;
+	bool text_only = false, check_regression = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool more = i + 1 < argc;
+
+		if (!strcmp(a, "--variant") && more) {
+			variant = argv[++i];
+		} else if (!strcmp(a, "--fix") && more) {
+			fix = argv[++i];
+		} else if (!strcmp(a, "--tail") && more) {
+			char *e;
+
+			tail = (int)strtol(argv[++i], &e, 10);
+			if (*e || tail < 0)
+				die("--tail wants a number, not '%s'%s", argv[i], "");
+		} else if (!strcmp(a, "--schedules") && more) {
+			char *e;
+
+			schedules = strtol(argv[++i], &e, 10);
+			if (*e || schedules < 0)
+				die("--schedules wants a number, not '%s'%s", argv[i], "");
+		} else if (!strcmp(a, "--encode") && more) {
+			encode = argv[++i];
+		} else if (!strcmp(a, "--text")) {
+			text_only = true;
+		} else if (!strcmp(a, "--check-regression")) {
+			check_regression = true;
+		} else if (a[0] == '-' && a[1]) {
+			die("unknown option '%s' (see the header of tools/dpmrepro.c%s)", a, "");
+		} else if (path) {
+			die("one file at a time ('%s' and '%s')", path, a);
+		} else {
+			path = a;
+		}
+	}
+	if (fix && !strcmp(fix, "list")) {
+		const struct pm_variant *v = pick_variant(variant ? variant : "seed");
+
+		for (int k = 0; k < v->nknobs; k++)
+			printf("%s\t%s\t%s\n", v->knobs[k].name,
+			       v->knobs[k].commit, v->knobs[k].reason);
+		return 0;
+	}
+	if (!path)
+		die("usage: dpmrepro [--variant V] [--fix LIST] [--tail N] [--text] [--encode OUT] [--schedules N] [--check-regression] FILE%s%s", "", "");
+
+	size_t len;
+	char *buf = read_all(path, &len);
+	struct scenario s;
+
+	if (looks_like_text(buf, len)) {
+		char err[256];
+
+		if (scenario_parse(buf, len, &s, err, sizeof(err)))
+			die("%s: %s", path, err);
+	} else {
+		if (check_regression)
+			die("%s: a regression must be a scenario text file%s", path, "");
+		scenario_decode((const uint8_t *)buf, len, &fuzz_limits, &s);
+	}
+	free(buf);
+
+	struct run_opts o = { 0 };
+
+	o.variant = pick_variant(variant ? variant :
+				 s.variant[0] ? s.variant : "seed");
+	o.fixes = pick_fixes(o.variant, fix ? fix : s.fixes);
+	if (text_only) {
+		char *t = scenario_print(&s);
+
+		fputs(t, stdout);
+		free(t);
+		return 0;
+	}
+	if (encode) {
+		size_t n;
+		bool lossy;
+		uint8_t *b = scenario_encode(&s, &n, &lossy);
+		FILE *f = fopen(encode, "wb");
+
+		if (!f || fwrite(b, 1, n, f) != n || fclose(f))
+			die("cannot write %s: %s", encode, strerror(errno));
+		fprintf(stderr, "%s: wrote %zu bytes%s\n", prog, n,
+			lossy ? " (some settings do not fit the byte format and were rounded)" : "");
+		free(b);
+		return 0;
+	}
+	if (check_regression) {
+		static struct run_result r;
+
+		if (!s.expect[0])
+			die("%s: a regression needs an 'expect' line%s", path, "");
+		bool want_clean = !strcmp(s.expect, "clean");
+
+		if (!want_clean && inv_parse(s.expect) < 0)
+			die("%s: expect '%s' is neither 'clean' nor an invariant ID", path, s.expect);
+		dpm_run(&s, &o, &r);
+		const char *got = r.violated ? inv_name(r.id) : "clean";
+
+		if (strcmp(got, s.expect)) {
+			printf("%s: expected %s, got %s\n", path, s.expect, got);
+			dpm_report(&s, &o, stdout, tail);
+			return 1;
+		}
+		struct run_opts all = o;
+
+		all.fixes = pick_fixes(o.variant, "all");
+		dpm_run(&s, &all, &r);
+		if (r.violated) {
+			printf("%s: with every fix on, expected clean, got %s\n",
+			       path, inv_name(r.id));
+			dpm_report(&s, &all, stdout, tail);
+			return 1;
+		}
+		printf("%s: %s as expected; clean with every fix on\n", path,
+		       got);
+		return 0;
+	}
+	if (schedules) {
+		static struct run_result r;
+
+		dpm_run(&s, &o, &r);
+		for (long k = 0; k < schedules && !r.violated; k++) {
+			size_t n = 8 + rnd() % 64;
+
+			free(s.sched);
+			s.sched = malloc(n);
+			if (!s.sched)
+				abort();
+			for (size_t j = 0; j < n; j++)
+				s.sched[j] = rnd();
+			s.nsched = n;
+			dpm_run(&s, &o, &r);
+		}
+		if (!r.violated) {
+			printf("dpmrepro: no violation in %ld schedules\n", schedules);
+			scenario_free(&s);
+			return 0;
+		}
+	}
+	bool v = dpm_report(&s, &o, stdout, tail);
+
+	scenario_free(&s);
+	return v ? 1 : 0;
+}
