@@ -192,11 +192,15 @@ int main(int argc, char **argv)
 	if (looks_like_text(buf, len)) {
 		char err[256];
 
-		if (scenario_parse(buf, len, &s, err, sizeof(err)))
+		if (scenario_parse(buf, len, &s, err, sizeof(err))) {
+			free(buf);
 			die("%s: %s", path, err);
+		}
 	} else {
-		if (check_regression)
+		if (check_regression) {
+			free(buf);
 			die("%s: a regression must be a scenario text file%s", path, "");
+		}
 		scenario_decode((const uint8_t *)buf, len, &fuzz_limits, &s);
 	}
 	free(buf);
@@ -211,6 +215,7 @@ int main(int argc, char **argv)
 
 		fputs(t, stdout);
 		free(t);
+		scenario_free(&s);
 		return 0;
 	}
 	if (encode) {
@@ -224,6 +229,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: wrote %zu bytes%s\n", prog, n,
 			lossy ? " (some settings do not fit the byte format and were rounded)" : "");
 		free(b);
+		scenario_free(&s);
 		return 0;
 	}
 	if (check_regression) {
@@ -241,6 +247,7 @@ int main(int argc, char **argv)
 		if (strcmp(got, s.expect)) {
 			printf("%s: expected %s, got %s\n", path, s.expect, got);
 			dpm_report(&s, &o, stdout, tail);
+			scenario_free(&s);
 			return 1;
 		}
 		struct run_opts all = o;
@@ -251,10 +258,12 @@ int main(int argc, char **argv)
 			printf("%s: with every fix on, expected clean, got %s\n",
 			       path, inv_name(r.id));
 			dpm_report(&s, &all, stdout, tail);
+			scenario_free(&s);
 			return 1;
 		}
 		printf("%s: %s as expected; clean with every fix on\n", path,
 		       got);
+		scenario_free(&s);
 		return 0;
 	}
 	if (schedules) {

@@ -161,6 +161,7 @@ static void reap_zombies(void)
 		struct task *t = zombie;
 
 		zombie = t->pnext;
+		fiber_reclaim(&t->fib);
 		t->pnext = pool;
 		pool = t;
 	}
@@ -347,7 +348,7 @@ static void recycle_all(void)
 		/* A finished task's struct may have been reused by a later
 		 * one; finished ones are on the pool or zombie list already. */
 		if (t->id == i && t->state != T_DONE) {
-			fiber_abandon(&t->fib);
+			fiber_reclaim(&t->fib);
 			t->state = T_DONE;
 			t->pnext = pool;
 			pool = t;

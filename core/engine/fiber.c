@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #ifdef DPM_ASAN
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define STACK_SIZE (512 * 1024)
 #else
@@ -99,6 +100,7 @@ void fiber_prepare(struct fiber *f, void (*entry)(void))
 	f->entry = entry;
 	f->asan_fake = NULL;
 #ifdef DPM_TSAN
+	/* A new TSan fiber for every task that uses this stack. */
 	if (f->tsan_fiber)
 		__tsan_destroy_fiber(f->tsan_fiber);
 	f->tsan_fiber = __tsan_create_fiber(0);
@@ -152,13 +154,21 @@ void fiber_switch(struct fiber *from, struct fiber *to, bool from_is_dying)
 #endif
 }
 
-void fiber_abandon(struct fiber *f)
+void fiber_reclaim(struct fiber *f)
 {
-#ifdef DPM_TSAN
-	if (f->tsan_fiber)
-		__tsan_destroy_fiber(f->tsan_fiber);
-	f->tsan_fiber = NULL;
-#else
-	(void)f;
+#ifdef DPM_ASAN
+	/*
+	 * The frames active when the fiber last switched away never
+	 * returned, so their redzones are still poisoned in the shadow; a
+	 * later fiber on this stack would trip over them.  They lie between
+	 * the saved stack pointer and the top.
+	 */
+	char *top = (char *)f->stack + f->stack_size, *lo = f->stack;
+#ifndef DPM_FIBER_UCONTEXT
+	if ((char *)f->sp - 1024 > lo)
+		lo = (char *)f->sp - 1024;
 #endif
+	__asan_unpoison_memory_region(lo, (size_t)(top - lo));
+#endif
+	(void)f;
 }

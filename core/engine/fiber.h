@@ -49,7 +49,8 @@ int fiber_alloc(struct fiber *f);
 void fiber_prepare(struct fiber *f, void (*entry)(void));
 /* Save the running context in from and continue to. */
 void fiber_switch(struct fiber *from, struct fiber *to, bool from_is_dying);
-/* The fiber will never run again (its run was abandoned). */
-void fiber_abandon(struct fiber *f);
+/* The fiber will never run again (it ended, or its run was abandoned):
+ * make its stack fit for reuse. */
+void fiber_reclaim(struct fiber *f);
 
 #endif

@@ -17,7 +17,11 @@ struct async_entry {
 	async_cookie_t cookie;
 	unsigned long ticket;	/* queue position among queued jobs */
 	struct async_entry *next;
+	struct list_head in_use;
 };
+
+/* Entries of jobs not finished; an abandoned run's are reclaimed. */
+static LIST_HEAD(in_use);
 
 static struct async_config cfg;
 static unsigned long calls;
@@ -32,6 +36,14 @@ static struct async_entry *free_entries;
 void async_reset(const struct async_config *c)
 {
 	cfg = *c;
+	while (!list_empty(&in_use)) {
+		struct async_entry *e = list_entry(in_use.next,
+						   struct async_entry, in_use);
+
+		list_del_init(&e->in_use);
+		e->next = free_entries;
+		free_entries = e;
+	}
 	calls = 0;
 	next_cookie = 1;
 	next_ticket = 0;
@@ -65,6 +77,7 @@ static void async_run_entry(void *arg)
 	dpm_eng->wake_all(&worker_wait);
 	if (!pending)
 		dpm_eng->wake_all(&drain_wait);
+	list_del_init(&e->in_use);
 	e->next = free_entries;
 	free_entries = e;
 	eng_unlock();
@@ -95,6 +108,7 @@ async_cookie_t async_schedule(async_func_t func, void *data)
 	e->data = data;
 	e->cookie = cookie;
 	e->ticket = next_ticket++;
+	list_add_tail(&e->in_use, &in_use);
 	pending++;
 	eng_unlock();
 

@@ -160,7 +160,8 @@ void scenario_decode(const uint8_t *data, size_t size,
 	}
 	s->nsched = c.left;
 	s->sched = xcalloc(c.left, 1);
-	memcpy(s->sched, c.p, c.left);
+	if (c.left)
+		memcpy(s->sched, c.p, c.left);
 }
 
 static int nearest(const unsigned int *table, int n, unsigned int v)
