@@ -18,7 +18,9 @@
  * around a millisecond at most; the model itself has no such bounds.
  *
  * DPMFUZZ_FIX=<knob,...|all> turns kernel fixes on; DPMFUZZ_FIX=list
- * prints the knobs.  On a violation the report goes to stderr and the
+ * prints the knobs.  DPMFUZZ_MAX_DEVICES=N decodes smaller trees (the
+ * benchmarks use 16); dpmrepro reads it too, so a crash found
+ * under it replays under it.  On a violation the report goes to stderr and the
  * target aborts, so libFuzzer keeps the input.
  */
 #include <stdio.h>
@@ -28,6 +30,7 @@
 #include "scenario/limits.h"
 
 static struct run_opts opts;
+static struct scn_limits limits;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -35,6 +38,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	opts.variant = &variant_seed;
 	opts.fixes = dpm_fixes_from_env(&variant_seed);
+	limits = fuzz_limits_from_env();
 	return 0;
 }
 
@@ -43,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct run_result r;
 	struct scenario s;
 
-	scenario_decode(data, size, &fuzz_limits, &s);
+	scenario_decode(data, size, &limits, &s);
 	dpm_run(&s, &opts, &r);
 	if (r.violated) {
 		fflush(stdout);

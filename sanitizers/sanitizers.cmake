@@ -31,8 +31,10 @@ if(_san)
 endif()
 
 if(DPMFUZZ_FUZZER AND NOT LIB_FUZZING_ENGINE)
-  # Coverage instrumentation everywhere; the driver links only into targets.
+  # Coverage instrumentation everywhere; libFuzzer's main links only into
+  # the targets, its runtime without main into tests and tools.
   add_compile_options(-fsanitize=fuzzer-no-link)
+  add_link_options(-fsanitize=fuzzer-no-link)
   set(DPMFUZZ_ENGINE_LINK -fsanitize=fuzzer)
 elseif(LIB_FUZZING_ENGINE)
   set(DPMFUZZ_ENGINE_LINK ${LIB_FUZZING_ENGINE})

@@ -8,7 +8,8 @@
  * decodes them) or a scenario text file (docs/scenario.md), told apart
  * by the text header.  A text scenario names its variant and knobs in
  * its header; --variant and --fix override them, and give them for raw
- * bytes (defaults: seed, none).
+ * bytes (defaults: seed, none).  Raw bytes decode under the same
+ * DPMFUZZ_MAX_DEVICES as the fuzz target that found them.
  *
  * Options:
  *   --variant NAME     the model to run (seed)
@@ -201,7 +202,9 @@ int main(int argc, char **argv)
 			free(buf);
 			die("%s: a regression must be a scenario text file%s", path, "");
 		}
-		scenario_decode((const uint8_t *)buf, len, &fuzz_limits, &s);
+		struct scn_limits lim = fuzz_limits_from_env();
+
+		scenario_decode((const uint8_t *)buf, len, &lim, &s);
 	}
 	free(buf);
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "limits.h"
 #include "scenario.h"
 
 struct consumer {
@@ -263,4 +264,23 @@ uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
 	*len = (size_t)(p - b);
 	*lossy = lost;
 	return b;
+}
+
+struct scn_limits fuzz_limits_from_env(void)
+{
+	struct scn_limits l = fuzz_limits;
+	const char *m = getenv("DPMFUZZ_MAX_DEVICES");
+
+	if (m) {
+		char *end;
+		long v = strtol(m, &end, 10);
+
+		if (!*m || *end || v < 1 || v > fuzz_limits.max_devices) {
+			fprintf(stderr, "dpmfuzz: DPMFUZZ_MAX_DEVICES must be 1..%d, not '%s'\n",
+				fuzz_limits.max_devices, m);
+			exit(2);
+		}
+		l.max_devices = (int)v;
+	}
+	return l;
 }

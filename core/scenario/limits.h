@@ -13,4 +13,11 @@ static const struct scn_limits fuzz_limits = {
 	.max_cycles = 3,
 };
 
+/*
+ * The limits with DPMFUZZ_MAX_DEVICES applied (benchmarks use 16): the
+ * fuzz target and dpmrepro both read it, so a crash found under it
+ * replays under it.  A bad value is a one-line error and exit 2.
+ */
+struct scn_limits fuzz_limits_from_env(void);
+
 #endif
