@@ -151,6 +151,7 @@ struct device *get_device(struct device *dev)
 
 static void device_release(struct device *dev)
 {
+	pr_debug("device '%s' freed: last reference dropped", dev_name(dev));
 	check_device_freed(dev->id);
 	registry[dev->id] = NULL;
 	if (!quarantining) {
