@@ -168,6 +168,21 @@ static void test_noirq_failure(void)
 	EXPECT_EQ(count(dpm_log_text(), "calling  a+ [resume]"), 1);
 }
 
+static void test_async_failure(void)
+{
+	/* An async device's failure reaches the caller through async_error,
+	 * with or without the fix, when no race intervenes (the default
+	 * schedule lets the failing thread run on). */
+	static const char t[] =
+		"dpmfuzz-scenario 1\ndevice bus\ndevice disk parent=bus async err=suspend:-5\n";
+	EXPECT_EQ(run_text(t, "completion-init,resume-deleted", true), -1);
+	EXPECT_EQ(r.errors[0], -5);
+	EXPECT_CONTAINS(dpm_log_text(), "PM: Device disk failed to suspend async: error -5");
+	EXPECT_EQ(count(dpm_log_text(), "calling  bus+ [suspend]"), 0);
+	EXPECT_EQ(run_text(t, "all", true), -1);
+	EXPECT_EQ(r.errors[0], -5);
+}
+
 static void test_knobs(void)
 {
 	uint64_t m;
@@ -217,6 +232,7 @@ int main(void)
 	test_switches();
 	test_times();
 	test_noirq_failure();
+	test_async_failure();
 	test_knobs();
 	test_deterministic();
 	return test_summary("test_seed");
