@@ -160,7 +160,7 @@ static bool phase_must_be_sync(enum pm_phase p)
 	return cfg.pm_trace && !pm_phase_is_suspend(p) && p != PH_COMPLETE;
 }
 
-void check_transition_begin(void)
+static void do_check_transition_begin(void)
 {
 	in_transition = true;
 	suspend_failed = false;
@@ -169,7 +169,7 @@ void check_transition_begin(void)
 		st[i].ran = 0;
 }
 
-void check_phase_begin(enum pm_phase p)
+static void do_check_phase_begin(enum pm_phase p)
 {
 	pr_info("suspend_resume: %s begin", pm_phase_name(p));
 	if (phase_active >= 0)
@@ -178,11 +178,9 @@ void check_phase_begin(enum pm_phase p)
 			   pm_phase_name(p), pm_phase_name(phase_active));
 	phase_active = p;
 	last_pos[p] = -1;
-	if (p == PH_SUSPEND_NOIRQ && check_noirq_hook)
-		check_noirq_hook(true);
 }
 
-void check_phase_end(enum pm_phase p)
+static void do_check_phase_end(enum pm_phase p)
 {
 	pr_info("suspend_resume: %s end", pm_phase_name(p));
 	if (running[p]) {
@@ -194,8 +192,6 @@ void check_phase_end(enum pm_phase p)
 					   nm(i));
 	}
 	phase_active = -1;
-	if (p == PH_RESUME_NOIRQ && check_noirq_hook)
-		check_noirq_hook(false);
 }
 
 static void check_suspend_start(int dev, enum pm_phase p)
@@ -239,7 +235,7 @@ static void check_resume_start(int dev, enum pm_phase p)
 			   nm(dev), pm_phase_name(p));
 }
 
-void check_callback_start(int dev, enum pm_phase p)
+static void do_check_callback_start(int dev, enum pm_phase p)
 {
 	struct dstate *s = &st[dev];
 
@@ -290,7 +286,7 @@ void check_callback_start(int dev, enum pm_phase p)
 	running_total++;
 }
 
-void check_callback_end(int dev, enum pm_phase p, int error)
+static void do_check_callback_end(int dev, enum pm_phase p, int error)
 {
 	struct dstate *s = &st[dev];
 
@@ -316,18 +312,18 @@ void check_callback_end(int dev, enum pm_phase p, int error)
 	}
 }
 
-void check_device_gone(int dev)
+static void do_check_device_gone(int dev)
 {
 	pr_info("device '%s' removed", nm(dev));
 	st[dev].gone = true;
 }
 
-void check_device_freed(int dev)
+static void do_check_device_freed(int dev)
 {
 	st[dev].freed = true;
 }
 
-void check_transition_end(int error)
+static void do_check_transition_end(int error)
 {
 	pr_info("transition ends, suspend reported %d", error);
 	in_transition = false;
@@ -357,7 +353,7 @@ void check_transition_end(int error)
 			   error);
 }
 
-void check_refs(void)
+static void do_check_refs(void)
 {
 	for (int i = 0; i < cfg.ndev; i++) {
 		struct device *dev = device_by_id(i);
@@ -371,19 +367,97 @@ void check_refs(void)
 		}
 		int want = (dev->creator_ref ? 1 : 0) +
 			   dev->registered_children;
+		int have = __atomic_load_n(&dev->refcount, __ATOMIC_RELAXED);
 
-		if (dev->refcount != want)
+		if (have != want)
 			check_fail(INV_REFS,
 				   "'%s' holds %d references at the end of the run, expected %d",
-				   nm(i), dev->refcount, want);
+				   nm(i), have, want);
 	}
 }
 
-void check_all_freed(void)
+static void do_check_all_freed(void)
 {
 	for (int i = 0; i < cfg.ndev; i++)
 		if (!st[i].freed)
 			check_fail(INV_REFS,
 				   "'%s' was never freed: a reference leaked",
 				   nm(i));
+}
+
+/* The public events: serialised, invisibly to TSan, on the threads engine. */
+static int oracle_lk;
+
+void check_transition_begin(void)
+{
+	quiet_lock(&oracle_lk);
+	do_check_transition_begin();
+	quiet_unlock(&oracle_lk);
+}
+
+void check_transition_end(int error)
+{
+	quiet_lock(&oracle_lk);
+	do_check_transition_end(error);
+	quiet_unlock(&oracle_lk);
+}
+
+void check_phase_begin(enum pm_phase p)
+{
+	quiet_lock(&oracle_lk);
+	do_check_phase_begin(p);
+	quiet_unlock(&oracle_lk);
+	if (p == PH_SUSPEND_NOIRQ && check_noirq_hook)
+		check_noirq_hook(true);
+}
+
+void check_phase_end(enum pm_phase p)
+{
+	quiet_lock(&oracle_lk);
+	do_check_phase_end(p);
+	quiet_unlock(&oracle_lk);
+	if (p == PH_RESUME_NOIRQ && check_noirq_hook)
+		check_noirq_hook(false);
+}
+
+void check_callback_start(int dev, enum pm_phase p)
+{
+	quiet_lock(&oracle_lk);
+	do_check_callback_start(dev, p);
+	quiet_unlock(&oracle_lk);
+}
+
+void check_callback_end(int dev, enum pm_phase p, int error)
+{
+	quiet_lock(&oracle_lk);
+	do_check_callback_end(dev, p, error);
+	quiet_unlock(&oracle_lk);
+}
+
+void check_device_gone(int dev)
+{
+	quiet_lock(&oracle_lk);
+	do_check_device_gone(dev);
+	quiet_unlock(&oracle_lk);
+}
+
+void check_device_freed(int dev)
+{
+	quiet_lock(&oracle_lk);
+	do_check_device_freed(dev);
+	quiet_unlock(&oracle_lk);
+}
+
+void check_refs(void)
+{
+	quiet_lock(&oracle_lk);
+	do_check_refs();
+	quiet_unlock(&oracle_lk);
+}
+
+void check_all_freed(void)
+{
+	quiet_lock(&oracle_lk);
+	do_check_all_freed();
+	quiet_unlock(&oracle_lk);
 }

@@ -47,6 +47,31 @@ void device_noirq_reset(void)
 
 static struct device **registry;
 static int nregistry;
+static struct eng_lock registry_lock = ENG_LOCK_INIT;
+
+struct device *device_get_by_id(int id)
+{
+	struct device *dev = NULL;
+
+	if (id < 0 || id >= nregistry)
+		return NULL;
+	eng_lock(&registry_lock);
+	struct device *d = __atomic_load_n(&registry[id], __ATOMIC_ACQUIRE);
+
+	if (d) {
+		/* kref_get_unless_zero(): a device on its way out stays so. */
+		int c = __atomic_load_n(&d->refcount, __ATOMIC_RELAXED);
+
+		while (c > 0 && !__atomic_compare_exchange_n(&d->refcount, &c, c + 1,
+							   false, __ATOMIC_RELAXED,
+							   __ATOMIC_RELAXED))
+			;
+		if (c > 0)
+			dev = d;
+	}
+	eng_unlock(&registry_lock);
+	return dev;
+}
 
 void device_registry_reset(int n)
 {
@@ -59,7 +84,8 @@ void device_registry_reset(int n)
 
 struct device *device_by_id(int id)
 {
-	return id >= 0 && id < nregistry ? registry[id] : NULL;
+	return id >= 0 && id < nregistry ?
+	       __atomic_load_n(&registry[id], __ATOMIC_ACQUIRE) : NULL;
 }
 
 int device_registry_size(void)
@@ -70,19 +96,25 @@ int device_registry_size(void)
 static struct device **quarantine;
 static int nquarantine, quarantine_cap;
 static bool quarantining;
+static struct eng_lock quarantine_lock = ENG_LOCK_INIT;
 
 static void quarantine_check(const void *obj, const char *op)
 {
 	const char *o = obj;
+	struct device *hit = NULL;
 
-	for (int i = 0; i < nquarantine; i++) {
+	eng_lock(&quarantine_lock);
+	for (int i = 0; i < nquarantine && !hit; i++) {
 		const char *d = (const char *)quarantine[i];
 
 		if (o >= d && o < d + sizeof(struct device))
-			check_fail(INV_REMOVED,
-				   "%s() on memory of '%s', freed when its last reference was dropped",
-				   op, quarantine[i]->name);
+			hit = quarantine[i];
 	}
+	eng_unlock(&quarantine_lock);
+	if (hit)
+		check_fail(INV_REMOVED,
+			   "%s() on memory of '%s', freed when its last reference was dropped",
+			   op, hit->name);
 }
 
 void device_quarantine(bool on)
@@ -93,7 +125,8 @@ void device_quarantine(bool on)
 		nquarantine = 0;
 	}
 	quarantining = on;
-	kapi_obj_check = on ? quarantine_check : NULL;
+	__atomic_store_n(&kapi_obj_check, on ? quarantine_check : NULL,
+			 __ATOMIC_RELEASE);
 }
 
 void device_registry_free_all(void)
@@ -119,7 +152,7 @@ struct device *device_create_model(int id, const char *name)
 	dev->id = id;
 	snprintf(dev->name, sizeof(dev->name), "%s", name);
 	dev->beh.remove_phase = -1;
-	registry[id] = dev;
+	__atomic_store_n(&registry[id], dev, __ATOMIC_RELEASE);
 	async_label = device_async_label;
 	return dev;
 }
@@ -127,6 +160,7 @@ struct device *device_create_model(int id, const char *name)
 void device_initialize(struct device *dev)
 {
 	INIT_LIST_HEAD(&dev->klist_children);
+	pthread_mutex_init(&dev->klist_lock.m, NULL);
 	INIT_LIST_HEAD(&dev->knode_parent.n);
 	dev->refcount = 1;
 	dev->creator_ref = true;
@@ -140,11 +174,9 @@ struct device *get_device(struct device *dev)
 {
 	if (dev) {
 		KAPI_CHECK(dev, "get_device");
-		eng_lock();
-		if (dev->refcount <= 0)
+		/* A kref: atomic, as in the kernel. */
+		if (__atomic_fetch_add(&dev->refcount, 1, __ATOMIC_RELAXED) <= 0)
 			kapi_bug("get_device on a dead device");
-		dev->refcount++;
-		eng_unlock();
 	}
 	return dev;
 }
@@ -153,12 +185,15 @@ static void device_release(struct device *dev)
 {
 	pr_debug("device '%s' freed: last reference dropped", dev_name(dev));
 	check_device_freed(dev->id);
-	registry[dev->id] = NULL;
+	eng_lock(&registry_lock);
+	__atomic_store_n(&registry[dev->id], NULL, __ATOMIC_RELEASE);
+	eng_unlock(&registry_lock);
 	if (!quarantining) {
 		free(dev);
 		return;
 	}
 	dev->freed = true;
+	eng_lock(&quarantine_lock);
 	if (nquarantine == quarantine_cap) {
 		quarantine_cap = quarantine_cap ? 2 * quarantine_cap : 16;
 		quarantine = realloc(quarantine,
@@ -167,6 +202,7 @@ static void device_release(struct device *dev)
 			kapi_bug("quarantine: out of memory");
 	}
 	quarantine[nquarantine++] = dev;
+	eng_unlock(&quarantine_lock);
 }
 
 void put_device(struct device *dev)
@@ -175,10 +211,8 @@ void put_device(struct device *dev)
 		return;
 	eng_sched_point();
 	KAPI_CHECK(dev, "put_device");
-	eng_lock();
-	bool last = --dev->refcount == 0;
+	bool last = __atomic_sub_fetch(&dev->refcount, 1, __ATOMIC_ACQ_REL) == 0;
 
-	eng_unlock();
 	if (last)
 		device_release(dev);
 }
@@ -188,8 +222,10 @@ void device_add(struct device *dev)
 	struct device *parent = get_device(dev->parent);
 
 	if (parent) {
+		eng_lock(&parent->klist_lock);
 		list_add_tail(&dev->knode_parent.n, &parent->klist_children);
 		parent->registered_children++;
+		eng_unlock(&parent->klist_lock);
 	}
 	dev->driver = true;
 	pm_variant->device_pm_add(dev);
@@ -205,22 +241,28 @@ void device_del(struct device *dev)
 	for (;;) {
 		wait_for_completion(&device_noirq_over);
 		down(&dev->sem);
-		if (completion_done(&device_noirq_over))
+		/* Checked and done under the window's own lock, so the PM
+		 * thread opening the window next is ordered after it. */
+		eng_lock(&device_noirq_over.wait.lk);
+		if (device_noirq_over.done) {
+			dev->driver = false;
+			check_device_gone(dev->id);
+			eng_unlock(&device_noirq_over.wait.lk);
 			break;
+		}
+		eng_unlock(&device_noirq_over.wait.lk);
 		up(&dev->sem);
 	}
-	dev->driver = false;
-	check_device_gone(dev->id);
 	up(&dev->sem);
 	pm_variant->device_pm_remove(dev);
 	if (parent) {
-		eng_lock();
+		eng_lock(&parent->klist_lock);
 		if (dev->knode_parent.refs)
 			dev->knode_parent.dead = true;
 		else
 			list_del_init(&dev->knode_parent.n);
 		parent->registered_children--;
-		eng_unlock();
+		eng_unlock(&parent->klist_lock);
 	}
 	complete_all(&dev->removed);
 	put_device(parent);
@@ -229,20 +271,13 @@ void device_del(struct device *dev)
 void device_unregister(struct device *dev)
 {
 	device_del(dev);
-	eng_lock();
-	dev->creator_ref = false;
-	eng_unlock();
+	__atomic_store_n(&dev->creator_ref, false, __ATOMIC_RELAXED);
 	put_device(dev);
 }
 
 static bool claim_removal(struct device *dev)
 {
-	eng_lock();
-	bool mine = !dev->removing;
-
-	dev->removing = true;
-	eng_unlock();
-	return mine;
+	return !__atomic_exchange_n(&dev->removing, true, __ATOMIC_ACQ_REL);
 }
 
 bool device_unregister_subtree(struct device *dev)
@@ -255,6 +290,7 @@ bool device_unregister_subtree(struct device *dev)
 		struct device *child = NULL;
 		struct klist_node *k;
 
+		eng_lock(&dev->klist_lock);
 		list_for_each_entry_reverse(k, &dev->klist_children, n) {
 			if (!k->dead) {
 				child = container_of(k, struct device,
@@ -262,9 +298,11 @@ bool device_unregister_subtree(struct device *dev)
 				break;
 			}
 		}
+		if (child)
+			get_device(child);
+		eng_unlock(&dev->klist_lock);
 		if (!child)
 			break;
-		get_device(child);
 		if (!device_unregister_subtree(child)) {
 			/* Somebody else is removing it: wait until it is
 			 * done, as the bus's own locking would make us. */
@@ -287,7 +325,7 @@ static struct klist_node *klist_next_live(struct device *dev,
 {
 	struct klist_node *k = NULL;
 
-	eng_lock();
+	eng_lock(&dev->klist_lock);
 	for (pos = pos->next; pos != &dev->klist_children; pos = pos->next) {
 		struct klist_node *c = container_of(pos, struct klist_node, n);
 
@@ -297,7 +335,7 @@ static struct klist_node *klist_next_live(struct device *dev,
 			break;
 		}
 	}
-	eng_unlock();
+	eng_unlock(&dev->klist_lock);
 	if (k)
 		get_device(knode_dev(k));
 	return k;
@@ -307,10 +345,10 @@ static void klist_unpin(struct klist_node *k)
 {
 	struct device *d = knode_dev(k);
 
-	eng_lock();
+	eng_lock(&d->parent->klist_lock);
 	if (--k->refs == 0 && k->dead)
 		list_del_init(&k->n);
-	eng_unlock();
+	eng_unlock(&d->parent->klist_lock);
 	put_device(d);
 }
 
@@ -353,13 +391,12 @@ int dpm_run_callback(struct device *dev, enum pm_phase phase)
 	if (dev->beh.dur_us[phase])
 		dpm_eng->delay((uint64_t)dev->beh.dur_us[phase] * NSEC_PER_USEC);
 	if (dev->beh.remove_phase == (int)phase) {
-		struct device *victim = device_by_id(dev->beh.remove_target);
+		struct device *victim = device_get_by_id(dev->beh.remove_target);
 
 		dev->beh.remove_phase = -1;
-		if (victim && !victim->removing) {
+		if (victim) {
 			pr_info("%s: callback unregisters '%s'", dev_name(dev),
 				dev_name(victim));
-			get_device(victim);
 			device_unregister_subtree(victim);
 			put_device(victim);
 		}

@@ -45,6 +45,7 @@ struct dev_pm_info {
 	unsigned int async_suspend : 1;
 	enum dpm_state status;		/* owned by the PM core */
 	struct list_head entry;		/* on dpm_list */
+	bool in_dpm_list;		/* later kernels' flag for "on dpm_list" */
 	struct completion completion;
 	struct rw_semaphore rwsem;	/* Linus's proposal */
 };
@@ -68,6 +69,7 @@ struct dev_behaviour {
 struct device {
 	struct device *parent;
 	struct list_head klist_children;
+	struct eng_lock klist_lock;	/* the klist's own lock */
 	struct klist_node knode_parent;
 	int refcount;
 	struct semaphore sem;		/* 2.6.33's device lock */
@@ -126,6 +128,8 @@ void device_noirq_reset(void);
 /* Registry of live device objects, by scenario id (NULL once freed). */
 void device_registry_reset(int n);
 struct device *device_by_id(int id);
+/* A reference to a live device by id, or NULL (kref_get_unless_zero). */
+struct device *device_get_by_id(int id);
 int device_registry_size(void);
 void device_registry_free_all(void);	/* after an abandoned run */
 /*

@@ -64,6 +64,8 @@ static uint64_t now_ns;
 static const uint8_t *sched_bytes;
 static size_t sched_len, sched_pos;
 static uint64_t step_limit;
+static int (*strategy)(void *ctx, int n, const int *ids);
+static void *strategy_ctx;
 static struct det_stats stats;
 static enum det_outcome outcome;
 
@@ -145,10 +147,28 @@ static struct task *heap_pop(void)
 	return top;
 }
 
-/* Consume a schedule byte to pick one of n >= 2 candidates, or -1. */
-static int choose(int n)
+/* Pick one of n >= 2 candidates: the running task (when with_cur) and
+ * then the run queue in order.  A strategy decides if there is one; else
+ * a schedule byte; -1 when the bytes have run out. */
+static int choose(int n, bool with_cur)
 {
 	stats.choices++;
+	if (strategy) {
+		int ids[64], k = 0;
+		int *v = n <= 64 ? ids : malloc(sizeof(int) * (size_t)n);
+
+		if (!v)
+			abort();
+		if (with_cur)
+			v[k++] = cur->id;
+		for (int i = 0; k < n; i++)
+			v[k++] = runq[i]->id;
+		int c = strategy(strategy_ctx, n, v);
+
+		if (v != ids)
+			free(v);
+		return c;
+	}
 	if (sched_pos >= sched_len)
 		return -1;
 	stats.sched_used++;
@@ -205,7 +225,7 @@ static void schedule(void)
 	int i = 0;
 
 	if (nrunq > 1) {
-		i = choose(nrunq);
+		i = choose(nrunq, false);
 		if (i < 0)
 			i = 0;
 	}
@@ -234,7 +254,7 @@ static void det_sched_point(void)
 		return;
 	if (!nrunq)
 		return;
-	int i = choose(nrunq + 1);
+	int i = choose(nrunq + 1, true);
 
 	if (i <= 0) {
 		if (dpm_order_hook)
@@ -370,6 +390,8 @@ enum det_outcome det_run(void (*fn)(void *), void *arg,
 	sched_len = cfg->sched ? cfg->nsched : 0;
 	sched_pos = 0;
 	step_limit = cfg->step_limit ? cfg->step_limit : UINT64_MAX;
+	strategy = cfg->choose;
+	strategy_ctx = cfg->choose_ctx;
 	memset(&stats, 0, sizeof(stats));
 	dpm_eng = &det_engine;
 
@@ -404,10 +426,6 @@ int det_unfinished(struct det_task_info *out, int max)
 	return n;
 }
 
-static void det_nop(void)
-{
-}
-
 static int det_current_id(void)
 {
 	return cur->id;
@@ -431,8 +449,7 @@ static __attribute__((noreturn)) void det_stop(void)
 
 const struct dpm_engine det_engine = {
 	.name = "det",
-	.lock = det_nop,
-	.unlock = det_nop,
+	.concurrent = false,
 	.wait = det_wait,
 	.wake_all = det_wake_all,
 	.sched_point = det_sched_point,

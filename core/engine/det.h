@@ -13,6 +13,10 @@ struct det_config {
 	const uint8_t *sched;	/* schedule bytes, may be NULL */
 	size_t nsched;
 	uint64_t step_limit;	/* scheduling points before LIVENESS */
+	/* Instead of schedule bytes: a strategy (PCT, seeded random) picks
+	 * one of n candidates, given their task ids in candidate order. */
+	int (*choose)(void *ctx, int n, const int *ids);
+	void *choose_ctx;
 };
 
 enum det_outcome {

@@ -29,8 +29,9 @@ static async_cookie_t next_cookie;
 static unsigned long next_ticket, next_to_start;	/* queue order */
 static unsigned int running;
 static unsigned int pending;
-static struct waitq drain_wait;
-static struct waitq worker_wait;
+/* One wait queue, whose lock guards all the state here, for both kinds of
+ * waiters: they recheck their condition when woken. */
+static struct waitq aq = WAITQ_INIT;
 static struct async_entry *free_entries;
 
 void async_reset(const struct async_config *c)
@@ -50,48 +51,45 @@ void async_reset(const struct async_config *c)
 	next_to_start = 0;
 	running = 0;
 	pending = 0;
-	drain_wait.first = drain_wait.last = NULL;
-	worker_wait.first = worker_wait.last = NULL;
+	waitq_init(&aq);
 }
 
 static void async_run_entry(void *arg)
 {
 	struct async_entry *e = arg;
 
-	eng_lock();
+	eng_lock(&aq.lk);
 	if (cfg.worker_limit) {
 		while (e->ticket != next_to_start ||
 		       running >= cfg.worker_limit)
-			dpm_eng->wait(&worker_wait, WAIT_ASYNC_WORKER, e);
+			dpm_eng->wait(&aq, WAIT_ASYNC_WORKER, e);
 		next_to_start++;
-		dpm_eng->wake_all(&worker_wait);
+		dpm_eng->wake_all(&aq);
 	}
 	running++;
-	eng_unlock();
+	eng_unlock(&aq.lk);
 
 	e->func(e->data, e->cookie);
 
-	eng_lock();
+	eng_lock(&aq.lk);
 	running--;
 	pending--;
-	dpm_eng->wake_all(&worker_wait);
-	if (!pending)
-		dpm_eng->wake_all(&drain_wait);
+	dpm_eng->wake_all(&aq);
 	list_del_init(&e->in_use);
 	e->next = free_entries;
 	free_entries = e;
-	eng_unlock();
+	eng_unlock(&aq.lk);
 }
 
 async_cookie_t async_schedule(async_func_t func, void *data)
 {
-	eng_lock();
+	eng_lock(&aq.lk);
 	async_cookie_t cookie = next_cookie++;
 
 	calls++;
 	if (cfg.inline_every && calls % cfg.inline_every == 0) {
 		/* No memory for an entry: the kernel runs the job here. */
-		eng_unlock();
+		eng_unlock(&aq.lk);
 		func(data, cookie);
 		return cookie;
 	}
@@ -110,7 +108,7 @@ async_cookie_t async_schedule(async_func_t func, void *data)
 	e->ticket = next_ticket++;
 	list_add_tail(&e->in_use, &in_use);
 	pending++;
-	eng_unlock();
+	eng_unlock(&aq.lk);
 
 	char name[48];
 	const char *label = async_label ? async_label(data) : NULL;
@@ -129,8 +127,8 @@ async_cookie_t async_schedule(async_func_t func, void *data)
 void async_synchronize_full(void)
 {
 	eng_sched_point();
-	eng_lock();
+	eng_lock(&aq.lk);
 	while (pending)
-		dpm_eng->wait(&drain_wait, WAIT_ASYNC_DRAIN, &drain_wait);
-	eng_unlock();
+		dpm_eng->wait(&aq, WAIT_ASYNC_DRAIN, &aq);
+	eng_unlock(&aq.lk);
 }

@@ -119,8 +119,11 @@ void pm_printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern void (*kapi_obj_check)(const void *obj, const char *op);
 #define KAPI_CHECK(obj, op)                              \
 	do {                                             \
-		if (kapi_obj_check)                      \
-			kapi_obj_check((obj), (op));     \
+		void (*_c)(const void *, const char *) = \
+			__atomic_load_n(&kapi_obj_check, \
+					__ATOMIC_ACQUIRE); \
+		if (_c)                                  \
+			_c((obj), (op));                 \
 	} while (0)
 
 /* A broken rule of a kapi primitive is a model bug: say so and abort. */

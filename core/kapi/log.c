@@ -49,13 +49,16 @@ void pm_printk(const char *fmt, ...)
 		vsnprintf(line + n, sizeof(line) - n, fmt, ap);
 	va_end(ap);
 	size_t l = strlen(line);
+	static int log_lk;
 
+	quiet_lock(&log_lk);
 	reserve(l + 1);
 	memcpy(buf + len, line, l);
 	len += l;
 	if (l && line[l - 1] != '\n')
 		buf[len++] = '\n';
 	buf[len] = '\0';
+	quiet_unlock(&log_lk);
 }
 
 ktime_t ktime_get(void)

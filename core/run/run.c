@@ -18,10 +18,12 @@ static const char *describe(const void *obj, enum wait_kind kind, char *buf,
 		if (!d)
 			continue;
 		if (obj == &d->power.completion) {
+			eng_lock(&d->power.completion.wait.lk);
+			bool done = d->power.completion.done;
+
+			eng_unlock(&d->power.completion.wait.lk);
 			snprintf(buf, n, "the power.completion of '%s'%s",
-				 dev_name(d),
-				 d->power.completion.done ? "" :
-				 ", which nobody completes");
+				 dev_name(d), done ? "" : ", which nobody completes");
 			return buf;
 		}
 		if (obj == &d->removed) {
@@ -55,16 +57,21 @@ static const char *describe(const void *obj, enum wait_kind kind, char *buf,
 	}
 }
 
+static const struct run_opts *ropts;
+
 static void report_liveness(enum det_outcome o)
 {
 	struct det_task_info ti[64];
-	int n = det_unfinished(ti, 64);
+	int n = ropts->engine == ENGINE_THREADS ? threads_unfinished(ti, 64) :
+						 det_unfinished(ti, 64);
 	size_t at = 0;
 	char what[160];
 
 	res->violated = true;
 	res->id = INV_LIVENESS;
 	at += snprintf(res->msg + at, sizeof(res->msg) - at, "%s",
+		       ropts->engine == ENGINE_THREADS ?
+		       "the watchdog's deadline passed; unfinished tasks:" :
 		       o == DET_DEADLOCK ?
 		       "the transition never ends: no task can run; blocked tasks:" :
 		       "the step limit was reached (livelock); unfinished tasks:");
@@ -94,12 +101,11 @@ static void hotplug_task(void *arg)
 
 	if (at > dpm_eng->now())
 		dpm_eng->delay(at - dpm_eng->now());
-	struct device *dev = device_by_id(h->a->dev);
+	struct device *dev = device_get_by_id(h->a->dev);
 
-	if (dev && !dev->removing) {
+	if (dev) {
 		pr_info("hotplug: unregistering '%s' and its children",
 			dev_name(dev));
-		get_device(dev);
 		device_unregister_subtree(dev);
 		put_device(dev);
 	}
@@ -113,13 +119,18 @@ static void user_space_writes(int cycle)
 
 		if (a->kind != ACT_ASYNC_ATTR || a->at != (uint64_t)cycle)
 			continue;
-		struct device *dev = device_by_id(a->dev);
+		struct device *dev = device_get_by_id(a->dev);
 
-		if (!dev || !dev->driver)
-			continue;	/* its sysfs directory is gone */
+		if (!dev)
+			continue;
+		if (__atomic_load_n(&dev->removing, __ATOMIC_ACQUIRE)) {
+			put_device(dev);	/* its sysfs directory is gone */
+			continue;
+		}
 		ssize_t r = pm_variant->async_store(dev, a->attr,
 						    (size_t)a->attr_len);
 		pr_info("echo > %s/power/async: %zd", dev_name(dev), r);
+		put_device(dev);
 	}
 }
 
@@ -167,12 +178,34 @@ static void pm_main(void *arg)
 	device_quarantine(false);
 	/* Tear down what is left, the last registered first. */
 	for (int i = scn->ndev - 1; i >= 0; i--) {
-		struct device *dev = device_by_id(i);
+		struct device *dev = device_get_by_id(i);
 
-		if (dev && !dev->removing && !dev->parent)
+		if (!dev)
+			continue;
+		if (!dev->parent)
 			device_unregister_subtree(dev);
+		put_device(dev);
 	}
 	check_all_freed();
+}
+
+/* ENGINE_THREADS: the run cannot go on; tell the caller, then exit. */
+static void threads_violation(void)
+{
+	const struct check_result *cr = check_result();
+
+	res->violated = true;
+	res->id = cr->id;
+	snprintf(res->msg, sizeof(res->msg), "%s", cr->msg);
+	if (ropts->on_fatal)
+		ropts->on_fatal(scn, res);
+}
+
+static void threads_watchdog(void)
+{
+	report_liveness(DET_DEADLOCK);
+	if (ropts->on_fatal)
+		ropts->on_fatal(scn, res);
 }
 
 void dpm_run(const struct scenario *s, const struct run_opts *o,
@@ -181,6 +214,7 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
 	memset(r, 0, sizeof(*r));
 	scn = s;
 	res = r;
+	ropts = o;
 	pm_variant = o->variant;
 	dpm_fixes = o->fixes;
 	pm_async_enabled = s->pm_async;
@@ -219,13 +253,27 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
 	if (!hp)
 		abort();
 
-	struct det_config dc = {
-		.sched = s->sched,
-		.nsched = s->nsched,
-		.step_limit = 20000 + 4000ULL * (uint64_t)s->ndev *
-			      (uint64_t)s->cycles,
-	};
-	enum det_outcome out = det_run(pm_main, NULL, &dc, &r->stats);
+	enum det_outcome out;
+
+	if (o->engine == ENGINE_THREADS) {
+		struct threads_config tc = o->threads;
+
+		tc.on_watchdog = threads_watchdog;
+		tc.on_violation = threads_violation;
+		out = threads_run(pm_main, NULL, &tc, &r->stats);
+		dpm_eng = &det_engine;
+	} else {
+		struct det_config dc = {
+			.sched = s->sched,
+			.nsched = s->nsched,
+			.step_limit = 20000 + 4000ULL * (uint64_t)s->ndev *
+				      (uint64_t)s->cycles,
+			.choose = o->choose,
+			.choose_ctx = o->choose_ctx,
+		};
+
+		out = det_run(pm_main, NULL, &dc, &r->stats);
+	}
 	const struct check_result *cr = check_result();
 
 	if (cr->violated) {

@@ -11,13 +11,27 @@
 
 #include "../check/check.h"
 #include "../engine/det.h"
+#include "../engine/threads.h"
 #include "../scenario/scenario.h"
 #include "../variants/variant.h"
+
+enum engine_kind { ENGINE_DET, ENGINE_THREADS };
+
+struct run_result;
 
 struct run_opts {
 	const struct pm_variant *variant;
 	uint64_t fixes;
 	bool log;		/* keep the run log (slower) */
+	enum engine_kind engine;
+	struct threads_config threads;	/* for ENGINE_THREADS */
+	/* ENGINE_DET: a scheduling strategy instead of the schedule bytes
+	 * (det_config.choose); NULL: the bytes. */
+	int (*choose)(void *ctx, int n, const int *ids);
+	void *choose_ctx;
+	/* ENGINE_THREADS: a violation ends the process (its threads cannot
+	 * be unwound); this is called first, with the result filled in. */
+	void (*on_fatal)(const struct scenario *s, const struct run_result *r);
 };
 
 struct run_result {

@@ -20,6 +20,7 @@ enum {
 	FIX_COMPLETION_INIT,
 	FIX_ASYNC_ERROR_ORDER,
 	FIX_RESUME_DELETED,
+	FIX_ASYNC_ERROR_ONCE,
 	NR_SEED_FIX
 };
 
@@ -35,6 +36,10 @@ static const struct knob seed_knobs[NR_SEED_FIX] = {
 	[FIX_RESUME_DELETED] = {
 		"resume-deleted", "0552e05fdfea",
 		"pin the parent while waiting for it and skip a device deleted meanwhile",
+	},
+	[FIX_ASYNC_ERROR_ONCE] = {
+		"async-error-once", "dbd4bccd9662",
+		"read and write async_error with READ_ONCE()/WRITE_ONCE(): no data race between the threads",
 	},
 };
 
@@ -63,7 +68,8 @@ static void seed_reset(void)
 static int read_async_error(void)
 {
 	eng_sched_point();
-	int e = async_error;
+	int e = fix_on(FIX_ASYNC_ERROR_ONCE) ?
+		__atomic_load_n(&async_error, __ATOMIC_RELAXED) : async_error;
 
 	pr_debug("reads async_error = %d", e);
 	return e;
@@ -71,7 +77,10 @@ static int read_async_error(void)
 
 static void write_async_error(int error)
 {
-	async_error = error;
+	if (fix_on(FIX_ASYNC_ERROR_ONCE))
+		__atomic_store_n(&async_error, error, __ATOMIC_RELAXED);
+	else
+		async_error = error;
 	pr_debug("writes async_error = %d", error);
 	eng_sched_point();
 }
@@ -140,6 +149,7 @@ static void seed_device_pm_add(struct device *dev)
 			dev_name(dev));
 	}
 	list_add_tail(&dev->power.entry, &dpm_list);
+	__atomic_store_n(&dev->power.in_dpm_list, true, __ATOMIC_RELAXED);
 	mutex_unlock(&dpm_list_mtx);
 }
 
@@ -148,6 +158,7 @@ static void seed_device_pm_remove(struct device *dev)
 	dpm_complete_dev(dev);
 	mutex_lock(&dpm_list_mtx);
 	list_del_init(&dev->power.entry);
+	__atomic_store_n(&dev->power.in_dpm_list, false, __ATOMIC_RELAXED);
 	mutex_unlock(&dpm_list_mtx);
 }
 
@@ -227,10 +238,16 @@ static void dpm_resume_noirq(enum pm_event state)
 	dpm_show_time(starttime, state, "early");
 }
 
-/* With the fix: is the device still on the PM list? */
+/*
+ * With the fix: is the device still on the PM list?  The fix reads a flag
+ * kept beside the list entry (power.in_dpm_list), once under the mutex
+ * and once without: the list pointers themselves change under the mutex
+ * whenever a neighbour moves.  The unlocked read is modelled as a
+ * relaxed atomic (docs/model.md).
+ */
 static bool device_pm_initialized(struct device *dev)
 {
-	return !list_empty(&dev->power.entry);
+	return __atomic_load_n(&dev->power.in_dpm_list, __ATOMIC_RELAXED);
 }
 
 static int __device_resume(struct device *dev, enum pm_event state,
@@ -461,7 +478,7 @@ static int dpm_suspend(enum pm_event state)
 	check_phase_begin(PH_SUSPEND);
 	mutex_lock(&dpm_list_mtx);
 	pm_transition = state;
-	async_error = 0;
+	write_async_error(0);
 	while (!list_empty(&dpm_list)) {
 		struct device *dev = to_device(dpm_list.prev);
 

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "threads.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum tstate { TS_RUNNING, TS_BLOCKED, TS_SLEEPING, TS_DONE };
+
+struct task {
+	int id;
+	char name[48];
+	pthread_cond_t cv;
+	bool woken;			/* under the wait queue's lock */
+	struct task *wnext;
+	void (*fn)(void *);
+	void *arg;
+	uint64_t rng;
+	/* Read by the watchdog from another thread: atomics. */
+	int state;
+	int kind;
+	const void *obj;
+};
+
+/* A pool worker: runs one task after another. */
+struct worker {
+	pthread_t th;
+	pthread_cond_t cv;
+	struct task *job;
+	struct worker *next;
+};
+
+static pthread_mutex_t pool_mtx = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t done_cv = PTHREAD_COND_INITIALIZER;
+static struct worker *idle;
+static struct task **tasks;	/* this run's tasks, by id; under pool_mtx */
+static int ntasks, tasks_cap, live;
+static struct threads_config cfg;
+static struct det_stats stats;
+static struct timespec t0;
+static __thread struct task *cur;
+static struct task host = { .id = -1, .name = "host" };
+
+static uint64_t xorshift(uint64_t *s)
+{
+	uint64_t x = *s ? *s : 0x9e3779b97f4a7c15ULL;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*s = x;
+	return x;
+}
+
+static struct task *me(void)
+{
+	return cur ? cur : &host;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	pthread_mutex_lock(&pool_mtx);
+	for (;;) {
+		while (!w->job)
+			pthread_cond_wait(&w->cv, &pool_mtx);
+		struct task *t = w->job;
+
+		pthread_mutex_unlock(&pool_mtx);
+		cur = t;
+		t->fn(t->arg);
+		__atomic_store_n(&t->state, TS_DONE, __ATOMIC_RELAXED);
+		cur = NULL;
+		pthread_mutex_lock(&pool_mtx);
+		w->job = NULL;
+		w->next = idle;
+		idle = w;
+		if (--live == 0)
+			pthread_cond_broadcast(&done_cv);
+	}
+	return NULL;
+}
+
+static void th_spawn(void (*fn)(void *), void *arg, const char *name)
+{
+	struct task *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		abort();
+	t->fn = fn;
+	t->arg = arg;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	pthread_cond_init(&t->cv, NULL);
+	pthread_mutex_lock(&pool_mtx);
+	if (ntasks == tasks_cap) {
+		tasks_cap = tasks_cap ? 2 * tasks_cap : 64;
+		tasks = realloc(tasks, tasks_cap * sizeof(*tasks));
+		if (!tasks)
+			abort();
+	}
+	t->id = ntasks;
+	t->rng = cfg.seed * 0x9e3779b97f4a7c15ULL + (uint64_t)t->id + 1;
+	tasks[ntasks++] = t;
+	live++;
+	stats.tasks++;
+	struct worker *w = idle;
+
+	if (w) {
+		idle = w->next;
+	} else {
+		w = calloc(1, sizeof(*w));
+		if (!w)
+			abort();
+		pthread_cond_init(&w->cv, NULL);
+		pthread_attr_t a;
+
+		pthread_attr_init(&a);
+		pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+		pthread_attr_setstacksize(&a, 1 << 20);
+		if (pthread_create(&w->th, &a, worker_main, w)) {
+			fputs("dpmfuzz: cannot create a thread\n", stderr);
+			abort();
+		}
+		pthread_attr_destroy(&a);
+	}
+	w->job = t;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&pool_mtx);
+}
+
+static void th_sched_point(void)
+{
+	struct task *t = me();
+
+	__atomic_fetch_add(&stats.steps, 1, __ATOMIC_RELAXED);
+	if (!cfg.perturb)
+		return;
+	uint64_t r = xorshift(&t->rng);
+
+	if (r % cfg.perturb)
+		return;
+	if ((r >> 20) % 8 == 0) {
+		struct timespec d = { 0, (long)((r >> 32) % 50000) };
+
+		nanosleep(&d, NULL);
+	} else {
+		sched_yield();
+	}
+}
+
+static void th_wait(struct waitq *wq, enum wait_kind kind, const void *obj)
+{
+	struct task *t = me();
+
+	t->woken = false;
+	t->wnext = NULL;
+	if (wq->last)
+		wq->last->wnext = t;
+	else
+		wq->first = t;
+	wq->last = t;
+	__atomic_store_n(&t->obj, obj, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->kind, kind, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->state, TS_BLOCKED, __ATOMIC_RELAXED);
+	while (!t->woken)
+		pthread_cond_wait(&t->cv, &wq->lk.m);
+	__atomic_store_n(&t->state, TS_RUNNING, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->kind, WAIT_NONE, __ATOMIC_RELAXED);
+}
+
+static void th_wake_all(struct waitq *wq)
+{
+	struct task *t = wq->first;
+
+	wq->first = wq->last = NULL;
+	while (t) {
+		struct task *n = t->wnext;
+
+		t->woken = true;
+		pthread_cond_signal(&t->cv);
+		t = n;
+	}
+}
+
+static uint64_t th_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)(t.tv_sec - t0.tv_sec) * 1000000000ULL +
+	       (uint64_t)t.tv_nsec - (uint64_t)t0.tv_nsec;
+}
+
+static void th_delay(uint64_t ns)
+{
+	uint64_t real = ns / 1000 * cfg.ns_per_virtual_us;
+
+	if (real < 1000) {
+		th_sched_point();
+		return;
+	}
+	struct timespec d = { (time_t)(real / 1000000000ULL),
+			      (long)(real % 1000000000ULL) };
+
+	__atomic_store_n(&me()->state, TS_SLEEPING, __ATOMIC_RELAXED);
+	while (nanosleep(&d, &d) && errno == EINTR)
+		;
+	__atomic_store_n(&me()->state, TS_RUNNING, __ATOMIC_RELAXED);
+}
+
+static int th_current_id(void)
+{
+	return me()->id;
+}
+
+static const char *th_current_name(void)
+{
+	return me()->name;
+}
+
+static __attribute__((noreturn)) void th_stop(void)
+{
+	if (cfg.on_violation)
+		cfg.on_violation();
+	fflush(stdout);
+	fflush(stderr);
+	_exit(DPM_EXIT_VIOLATION);
+}
+
+const struct dpm_engine threads_engine = {
+	.name = "threads",
+	.concurrent = true,
+	.wait = th_wait,
+	.wake_all = th_wake_all,
+	.sched_point = th_sched_point,
+	.spawn = th_spawn,
+	.current_id = th_current_id,
+	.current_name = th_current_name,
+	.now = th_now,
+	.delay = th_delay,
+	.stop = th_stop,
+};
+
+static const char *const kind_names[] = {
+	[WAIT_NONE] = "nothing",
+	[WAIT_COMPLETION] = "a completion",
+	[WAIT_MUTEX] = "a mutex",
+	[WAIT_SEMAPHORE] = "a semaphore",
+	[WAIT_RWSEM_READ] = "an rwsem (read)",
+	[WAIT_RWSEM_WRITE] = "an rwsem (write)",
+	[WAIT_ASYNC_DRAIN] = "async_synchronize_full()",
+	[WAIT_ASYNC_WORKER] = "a free async worker",
+};
+
+/* The watchdog's report: every unfinished task and what it waits on. */
+static void watchdog_fire(void)
+{
+	static char rep[16384];
+	size_t at = 0;
+
+	at += snprintf(rep + at, sizeof(rep) - at,
+		       "the run outlived its %u ms deadline; unfinished tasks:",
+		       cfg.watchdog_ms);
+	for (int i = 0; i < ntasks && at < sizeof(rep) - 200; i++) {
+		struct task *t = tasks[i];
+		int st = __atomic_load_n(&t->state, __ATOMIC_RELAXED);
+		int k = __atomic_load_n(&t->kind, __ATOMIC_RELAXED);
+
+		if (st == TS_DONE)
+			continue;
+		at += snprintf(rep + at, sizeof(rep) - at,
+			       "\n    task '%s' %s%s", t->name,
+			       st == TS_BLOCKED ? "waits for " :
+			       st == TS_SLEEPING ? "sleeps" : "runs",
+			       st == TS_BLOCKED ? kind_names[k] : "");
+		if (st == TS_BLOCKED)
+			at += snprintf(rep + at, sizeof(rep) - at, " %p",
+				       __atomic_load_n(&t->obj, __ATOMIC_RELAXED));
+	}
+	if (cfg.on_watchdog)
+		cfg.on_watchdog();
+	else
+		fprintf(stderr, "dpmfuzz: VIOLATION LIVENESS: %s\n", rep);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(DPM_EXIT_LIVENESS);
+}
+
+/* For the wait-for report: what blocked task i waits on. */
+int threads_unfinished(struct det_task_info *out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < ntasks && n < max; i++) {
+		struct task *t = tasks[i];
+		int st = __atomic_load_n(&t->state, __ATOMIC_RELAXED);
+
+		if (st == TS_DONE)
+			continue;
+		out[n].id = t->id;
+		out[n].name = t->name;
+		out[n].kind = st == TS_BLOCKED ?
+			      (enum wait_kind)__atomic_load_n(&t->kind, __ATOMIC_RELAXED) :
+			      WAIT_NONE;
+		out[n].obj = __atomic_load_n(&t->obj, __ATOMIC_RELAXED);
+		out[n].sleeping = st == TS_SLEEPING;
+		n++;
+	}
+	return n;
+}
+
+enum det_outcome threads_run(void (*fn)(void *), void *arg,
+			     const struct threads_config *c,
+			     struct det_stats *st)
+{
+	cfg = *c;
+	if (!cfg.ns_per_virtual_us)
+		cfg.ns_per_virtual_us = 1;
+	if (!cfg.watchdog_ms)
+		cfg.watchdog_ms = 10000;
+	memset(&stats, 0, sizeof(stats));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	dpm_eng = &threads_engine;
+
+	pthread_mutex_lock(&pool_mtx);
+	for (int i = 0; i < ntasks; i++) {
+		pthread_cond_destroy(&tasks[i]->cv);
+		free(tasks[i]);
+	}
+	ntasks = 0;
+	pthread_mutex_unlock(&pool_mtx);
+	th_spawn(fn, arg, "pm");
+
+	struct timespec dl;
+
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_sec += cfg.watchdog_ms / 1000;
+	dl.tv_nsec += (long)(cfg.watchdog_ms % 1000) * 1000000L;
+	if (dl.tv_nsec >= 1000000000L) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&pool_mtx);
+	while (live) {
+		if (pthread_cond_timedwait(&done_cv, &pool_mtx, &dl) == ETIMEDOUT &&
+		    live)
+			watchdog_fire();
+	}
+	pthread_mutex_unlock(&pool_mtx);
+	if (st)
+		*st = stats;
+	return DET_DONE;
+}

@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dpmstress: generate scenarios from a seed, run each on an engine, and
+ * let the oracle judge every run.
+ *
+ *   dpmstress [--variant seed] [--seed S] [--iterations N] [--duration SEC]
+ *             [--devices MAX] [--fixed-size] [--engine det|threads]
+ *             [--fix K,...|all|none] [--jobs J]
+ *             [--strategy input|random|pct] [--pct D]
+ *             [--perturb N] [--time-scale NS] [--watchdog MS]
+ *             [--out DIR] [--replay FILE] [--schedules N]
+ *
+ * Defaults: the threads engine, seed 1, 200 scenarios of up to 32
+ * devices, no fixes (the code as posted).
+ *
+ * Scenario i of seed S is the same on every run and engine: a tree of up
+ * to MAX devices (exactly MAX with --fixed-size) shaped like a real
+ * machine (about 10% async, a few PCI, depth growing with size, a few
+ * callbacks slow or failing), up to two concurrent removals, one to three
+ * cycles.  On the det engine its schedule comes from the strategy: the
+ * generated schedule bytes (input), seeded random choices (random), or
+ * PCT with D priority change points (pct).  On the threads engine the
+ * schedule is the machine's, perturbed at scheduling points (1 in N
+ * yields or sleeps, --perturb, default 4), with callback durations
+ * scaled (--time-scale real ns per virtual us, default 1).
+ *
+ * The end invariant, checked after every run: the oracle of
+ * docs/oracle.md holds (ordering, rollback, removal, references,
+ * liveness).  On a violation the scenario is written to DIR (default
+ * the current directory) and a command that reproduces it is printed.
+ *
+ * --replay FILE runs one scenario (text or fuzz bytes): on det, as is,
+ * then with up to --schedules N other schedules (the strategy's) until
+ * one breaks an invariant; on threads, --iterations times until one does.
+ *
+ * Exit: 0 every run clean, 1 a violation, 2 bad usage or input,
+ * 3 the watchdog ended a run that outlived its deadline (LIVENESS).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/run.h"
+#include "scenario/limits.h"
+
+#define EXIT_USAGE 2
+
+static void usage_error(const char *fmt, const char *a)
+{
+	fprintf(stderr, "dpmstress: ");
+	fprintf(stderr, fmt, a);
+	fputc('\n', stderr);
+	exit(EXIT_USAGE);
+}
+
+static long long num(const char *flag, const char *v, long long lo,
+		     long long hi)
+{
+	char *end;
+
+	errno = 0;
+	long long x = strtoll(v, &end, 10);
+
+	if (errno || !*v || *end || x < lo || x > hi) {
+		char b[160];
+
+		snprintf(b, sizeof(b), "%s wants a number from %lld to %lld, not '%s'",
+			 flag, lo, hi, v);
+		usage_error("%s", b);
+	}
+	return x;
+}
+
+/* ---- options ---- */
+static const struct pm_variant *variant = &variant_seed;
+static const char *fix_spec = "none";
+static uint64_t seed = 1;
+static long long iterations = 200;
+static long long duration;
+static int max_devices = 32;
+static bool fixed_size;
+static enum engine_kind engine = ENGINE_THREADS;
+static int jobs = 1;
+static enum { STRAT_INPUT, STRAT_RANDOM, STRAT_PCT } strategy = STRAT_INPUT;
+static int pct_depth = 3;
+static unsigned int perturb = 4;
+static uint64_t time_scale = 1;
+static unsigned int watchdog_ms = 10000;
+static const char *out_dir = ".";
+static const char *replay;
+static long long schedules;
+static struct run_opts opts;
+
+/* ---- randomness ---- */
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t below(uint64_t *r, uint64_t n)
+{
+	return n ? splitmix(r) % n : 0;
+}
+
+/* ---- scenario generation ---- */
+static const unsigned int slow[] = { 100000, 500000, 800000, 2000000 };
+static const int errs[] = { -EIO, -EBUSY, -ENODEV, -ENOMEM };
+
+static void generate(uint64_t i, struct scenario *s)
+{
+	uint64_t r = seed * 0x100000001b3ULL ^ (i + 1) * 0x9e3779b97f4a7c15ULL;
+
+	scenario_init(s);
+	s->pm_async = below(&r, 10) != 0;
+	s->pm_trace = below(&r, 20) == 0;
+	s->cycles = 1 + (int)below(&r, 3);
+	s->inline_every = below(&r, 8) == 0 ? 2 + (unsigned)below(&r, 4) : 0;
+	s->worker_limit = below(&r, 8) == 0 ? 1 + (unsigned)below(&r, 4) : 0;
+	s->ndev = fixed_size ? max_devices : 1 + (int)below(&r, max_devices);
+	s->dev = calloc((size_t)s->ndev, sizeof(*s->dev));
+	if (!s->dev)
+		abort();
+	for (int d = 0; d < s->ndev; d++) {
+		struct scn_device *v = &s->dev[d];
+
+		snprintf(v->name, sizeof(v->name), "dev%d", d);
+		/* Roots are rare; a parent is usually recent, so depth grows
+		 * slowly with size, as on real machines. */
+		if (d == 0 || below(&r, 50) == 0)
+			v->parent = -1;
+		else
+			v->parent = d - 1 - (int)below(&r, d < 16 ? d : 16);
+		v->async = below(&r, 10) == 0;
+		v->pci = below(&r, 20) == 0;
+		v->beh.remove_phase = -1;
+		for (int p = 0; p < NR_PHASES; p++)
+			v->beh.dur_us[p] = (unsigned)below(&r, 20);
+		if (below(&r, 100) < 2)
+			v->beh.dur_us[PH_SUSPEND] = slow[below(&r, 4)];
+		if (below(&r, 100) < 2)
+			v->beh.dur_us[PH_RESUME] = slow[below(&r, 4)];
+		if (below(&r, 40) == 0)
+			v->beh.err[below(&r, 4)] = errs[below(&r, 4)];
+	}
+	for (int d = 0; d < s->ndev; d++) {
+		/* A resume callback now and then unregisters a child. */
+		if (below(&r, 100))
+			continue;
+		for (int c = d + 1; c < s->ndev && c < d + 64; c++) {
+			if (s->dev[c].parent == d) {
+				s->dev[d].beh.remove_phase = PH_RESUME;
+				s->dev[d].beh.remove_target = c;
+				break;
+			}
+		}
+	}
+	s->nact = (int)below(&r, 3);
+	s->act = calloc((size_t)s->nact + 1, sizeof(*s->act));
+	if (!s->act)
+		abort();
+	for (int a = 0; a < s->nact; a++) {
+		s->act[a].kind = ACT_UNREGISTER;
+		s->act[a].dev = (int)below(&r, s->ndev);
+		s->act[a].at = below(&r, 3000000);
+	}
+	s->nsched = 64 + (size_t)below(&r, 192);
+	s->sched = malloc(s->nsched);
+	if (!s->sched)
+		abort();
+	for (size_t k = 0; k < s->nsched; k++)
+		s->sched[k] = (uint8_t)splitmix(&r);
+}
+
+/* ---- det strategies ---- */
+struct strat {
+	uint64_t rng;
+	/* PCT: a priority per task id, change points by step number. */
+	uint64_t *prio;
+	int nprio;
+	uint64_t step, change[16];
+	int nchange;
+	uint64_t low;
+	/* The choices made, as schedule bytes, so that a violation found
+	 * by a strategy replays from its saved scenario alone. */
+	uint8_t *rec;
+	size_t nrec, rec_cap;
+	bool rec_exact;		/* every choice had at most 256 candidates */
+};
+
+static struct strat st;
+
+static int record(struct strat *s, int c, int n)
+{
+	if (s->nrec == s->rec_cap) {
+		s->rec_cap = s->rec_cap ? 2 * s->rec_cap : 4096;
+		s->rec = realloc(s->rec, s->rec_cap);
+		if (!s->rec)
+			abort();
+	}
+	s->rec[s->nrec++] = (uint8_t)c;
+	s->rec_exact &= n <= 256;
+	return c;
+}
+
+static int random_choose(void *ctx, int n, const int *ids)
+{
+	(void)ids;
+	return record(ctx, (int)below(&((struct strat *)ctx)->rng, (uint64_t)n), n);
+}
+
+static uint64_t prio_of(struct strat *s, int id)
+{
+	while (id >= s->nprio) {
+		s->prio = realloc(s->prio, sizeof(*s->prio) * (size_t)(s->nprio + 64));
+		if (!s->prio)
+			abort();
+		for (int k = 0; k < 64; k++)
+			s->prio[s->nprio + k] = 0;
+		s->nprio += 64;
+	}
+	if (!s->prio[id])
+		s->prio[id] = (1ULL << 40) + below(&s->rng, 1ULL << 39);
+	return s->prio[id];
+}
+
+/* PCT (Burckhardt et al.): run the highest-priority candidate; at each of
+ * d - 1 random points, drop the running task below every other. */
+static int pct_choose(void *ctx, int n, const int *ids)
+{
+	struct strat *s = ctx;
+	int best = 0;
+
+	s->step++;
+	for (int k = 0; k < s->nchange; k++) {
+		if (s->change[k] == s->step) {
+			prio_of(s, ids[0]);
+			s->prio[ids[0]] = --s->low;
+		}
+	}
+	for (int k = 1; k < n; k++)
+		if (prio_of(s, ids[k]) > prio_of(s, ids[best]))
+			best = k;
+	return record(s, best, n);
+}
+
+static void strategy_reset(uint64_t key, const struct scenario *s)
+{
+	st.rng = key;
+	st.step = 0;
+	st.nrec = 0;
+	st.rec_exact = true;
+	st.low = 1ULL << 30;
+	if (st.prio)
+		memset(st.prio, 0, sizeof(*st.prio) * (size_t)st.nprio);
+	st.nchange = pct_depth - 1 > 16 ? 16 : pct_depth - 1;
+	/* Change points spread over the expected number of choices. */
+	uint64_t k = 50 + 20 * (uint64_t)s->ndev * (uint64_t)s->cycles;
+
+	for (int c = 0; c < st.nchange; c++)
+		st.change[c] = 1 + below(&st.rng, k);
+	opts.choose = strategy == STRAT_RANDOM ? random_choose :
+		      strategy == STRAT_PCT ? pct_choose : NULL;
+	opts.choose_ctx = &st;
+}
+
+/* ---- reporting ---- */
+static struct {
+	long long scenarios, transitions, violations;
+	long long by_id[NR_INV];
+	double seconds;
+} sum;
+
+static char last_file[4096];
+
+static const char *strategy_name(void)
+{
+	return strategy == STRAT_RANDOM ? "random" :
+	       strategy == STRAT_PCT ? "pct" : "input";
+}
+
+static void save_violation(const struct scenario *s, const struct run_result *r,
+			   uint64_t index)
+{
+	struct scenario copy = *s;
+	char fixes[512];
+
+	if (engine == ENGINE_DET && opts.choose) {
+		/* The strategy's choices become the schedule bytes. */
+		copy.sched = st.rec;
+		copy.nsched = st.nrec;
+		if (!st.rec_exact)
+			printf("dpmstress: a choice had more than 256 candidates: the saved schedule may not replay exactly\n");
+	}
+
+	knobs_format(variant, opts.fixes, fixes, sizeof(fixes));
+	snprintf(copy.variant, sizeof(copy.variant), "%s", variant->name);
+	snprintf(copy.fixes, sizeof(copy.fixes), "%s", opts.fixes ? fixes : "");
+	snprintf(copy.expect, sizeof(copy.expect), "%s", inv_name(r->id));
+	snprintf(last_file, sizeof(last_file), "%s/dpmstress-%s-seed%llu-%llu.scenario",
+		 out_dir, engine == ENGINE_DET ? "det" : "threads",
+		 (unsigned long long)seed, (unsigned long long)index);
+	char *txt = scenario_print(&copy);
+	FILE *f = fopen(last_file, "w");
+
+	if (!f || fputs(txt, f) < 0 || fclose(f)) {
+		fprintf(stderr, "dpmstress: cannot write %s: %s\n", last_file,
+			strerror(errno));
+		snprintf(last_file, sizeof(last_file), "(not written)");
+	}
+	free(txt);
+	printf("dpmfuzz: VIOLATION %s: %s\n", inv_name(r->id), r->msg);
+	printf("dpmstress: scenario %llu written to %s\n",
+	       (unsigned long long)index, last_file);
+	if (engine == ENGINE_DET)
+		printf("reproduce: dpmrepro %s\n", last_file);
+	else
+		printf("reproduce: dpmstress --engine threads --fix %s --replay %s --iterations 1000\n"
+		       "      or: dpmstress --engine det --fix %s --replay %s --strategy pct --schedules 100000\n",
+		       fixes, last_file, fixes, last_file);
+	fflush(stdout);
+}
+
+static uint64_t current_index;
+
+/* Threads: a violation ends the process; save it first. */
+static void on_fatal(const struct scenario *s, const struct run_result *r)
+{
+	save_violation(s, r, current_index);
+	if (r->id == INV_LIVENESS)
+		printf("dpmstress: the watchdog ended the run (exit %d)\n",
+		       DPM_EXIT_LIVENESS);
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static bool run_one(struct scenario *s, uint64_t index)
+{
+	static struct run_result r;
+
+	current_index = index;
+	if (engine == ENGINE_DET)
+		strategy_reset(seed ^ (index * 0x2545f4914f6cdd1dULL), s);
+	dpm_run(s, &opts, &r);
+	sum.scenarios++;
+	sum.transitions += s->cycles;
+	if (!r.violated)
+		return false;
+	sum.violations++;
+	sum.by_id[r.id]++;
+	if (sum.violations <= 3)
+		save_violation(s, &r, index);
+	return true;
+}
+
+static void print_summary(void)
+{
+	printf("dpmstress: %lld scenarios, %lld transitions in %.2f s (%.0f transitions/s), %lld violations",
+	       sum.scenarios, sum.transitions, sum.seconds,
+	       sum.seconds > 0 ? (double)sum.transitions / sum.seconds : 0.0,
+	       sum.violations);
+	for (int k = 0; k < NR_INV; k++)
+		if (sum.by_id[k])
+			printf(" %s=%lld", inv_name(k), sum.by_id[k]);
+	printf("\n");
+	fflush(stdout);
+}
+
+/* ---- one worker's share: scenarios index = job, job + jobs, ... ---- */
+static void run_share(int job)
+{
+	double start = now_s(), last = start;
+
+	for (long long i = job; i < iterations || duration; i += jobs) {
+		double t = now_s();
+
+		if (duration && t - start >= (double)duration)
+			break;
+		if (t - last >= 5.0) {
+			last = t;
+			fprintf(stderr, "dpmstress: [job %d] %lld scenarios, %lld violations, %.0f s\n",
+				job, sum.scenarios, sum.violations, t - start);
+		}
+		struct scenario s;
+
+		generate((uint64_t)i, &s);
+		run_one(&s, (uint64_t)i);
+		scenario_free(&s);
+	}
+	sum.seconds = now_s() - start;
+}
+
+static int load(const char *path, struct scenario *s)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) || S_ISDIR(sb.st_mode))
+		usage_error("cannot read the replay file %s", path);
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		usage_error("cannot read the replay file %s", path);
+	size_t cap = 1 << 16, n = 0, k;
+	char *b = malloc(cap + 1);
+
+	while (b && (k = fread(b + n, 1, cap - n, f)) > 0)
+		if ((n += k) == cap)
+			b = realloc(b, (cap *= 2) + 1);
+	fclose(f);
+	if (!b)
+		abort();
+	b[n] = 0;
+	const char *p = b;
+
+	while (*p == '#' || *p == '\n' || *p == ' ')
+		p = *p == '#' ? (strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) : p + 1;
+	if (!strncmp(p, "dpmfuzz-scenario", 16)) {
+		char err[256];
+
+		if (scenario_parse(b, n, s, err, sizeof(err))) {
+			free(b);
+			char m[512];
+
+			snprintf(m, sizeof(m), "%s: %s", path, err);
+			usage_error("%s", m);
+		}
+	} else {
+		struct scn_limits lim = fuzz_limits_from_env();
+
+		scenario_decode((const uint8_t *)b, n, &lim, s);
+	}
+	free(b);
+	return 0;
+}
+
+static int do_replay(void)
+{
+	struct scenario s;
+	double start = now_s();
+
+	load(replay, &s);
+	if (engine == ENGINE_THREADS) {
+		for (long long i = 0; i < iterations; i++)
+			if (run_one(&s, (uint64_t)i))
+				break;
+	} else {
+		/* As written first, then other schedules. */
+		int saved = strategy;
+
+		strategy = STRAT_INPUT;
+		bool bad = run_one(&s, 0);
+
+		strategy = saved == STRAT_INPUT ? STRAT_RANDOM : saved;
+		for (long long k = 1; !bad && k <= schedules; k++) {
+			/* The strategy's choices, written back as bytes, so
+			 * the saved scenario replays on its own. */
+			bad = run_one(&s, (uint64_t)k);
+		}
+	}
+	sum.seconds = now_s() - start;
+	print_summary();
+	scenario_free(&s);
+	return sum.violations ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		bool takes = true;
+
+		if (!strcmp(a, "--fixed-size")) {
+			fixed_size = true;
+			takes = false;
+		} else if (!v) {
+			usage_error("%s needs a value (or is unknown; see the header of stress/dpmstress.c)", a);
+		} else if (!strcmp(a, "--variant")) {
+			variant = variant_find(v);
+			if (!variant)
+				usage_error("no variant '%s' (variants: seed)", v);
+		} else if (!strcmp(a, "--seed")) {
+			seed = (uint64_t)num(a, v, 0, 1LL << 62);
+		} else if (!strcmp(a, "--iterations")) {
+			iterations = num(a, v, 1, 1LL << 40);
+		} else if (!strcmp(a, "--duration")) {
+			duration = num(a, v, 1, 1LL << 30);
+		} else if (!strcmp(a, "--devices")) {
+			max_devices = (int)num(a, v, 1, 10000000);
+		} else if (!strcmp(a, "--engine")) {
+			if (!strcmp(v, "det"))
+				engine = ENGINE_DET;
+			else if (!strcmp(v, "threads"))
+				engine = ENGINE_THREADS;
+			else
+				usage_error("--engine is det or threads, not '%s'", v);
+		} else if (!strcmp(a, "--fix")) {
+			fix_spec = v;
+		} else if (!strcmp(a, "--jobs")) {
+			jobs = (int)num(a, v, 1, 256);
+		} else if (!strcmp(a, "--strategy")) {
+			if (!strcmp(v, "input"))
+				strategy = STRAT_INPUT;
+			else if (!strcmp(v, "random"))
+				strategy = STRAT_RANDOM;
+			else if (!strcmp(v, "pct"))
+				strategy = STRAT_PCT;
+			else
+				usage_error("--strategy is input, random or pct, not '%s'", v);
+		} else if (!strcmp(a, "--pct")) {
+			pct_depth = (int)num(a, v, 1, 17);
+			strategy = STRAT_PCT;
+		} else if (!strcmp(a, "--perturb")) {
+			perturb = (unsigned)num(a, v, 0, 1 << 20);
+		} else if (!strcmp(a, "--time-scale")) {
+			time_scale = (uint64_t)num(a, v, 0, 1000000);
+		} else if (!strcmp(a, "--watchdog")) {
+			watchdog_ms = (unsigned)num(a, v, 10, 3600000);
+		} else if (!strcmp(a, "--out")) {
+			out_dir = v;
+		} else if (!strcmp(a, "--replay")) {
+			replay = v;
+		} else if (!strcmp(a, "--schedules")) {
+			schedules = num(a, v, 0, 1LL << 40);
+		} else {
+			usage_error("unknown option '%s' (see the header of stress/dpmstress.c)", a);
+		}
+		if (takes)
+			i++;
+	}
+	const char *bad;
+	size_t bl;
+
+	if (knobs_parse(variant, fix_spec, &opts.fixes, &bad, &bl) < 0) {
+		char b[128];
+
+		snprintf(b, sizeof(b), "%.*s", (int)bl, bad);
+		usage_error("--fix: no knob '%s' in this variant", b);
+	}
+	opts.variant = variant;
+	opts.engine = engine;
+	opts.threads.seed = seed;
+	opts.threads.perturb = perturb;
+	opts.threads.ns_per_virtual_us = time_scale;
+	opts.threads.watchdog_ms = watchdog_ms;
+	opts.on_fatal = on_fatal;
+	char fixes[512];
+
+	knobs_format(variant, opts.fixes, fixes, sizeof(fixes));
+	printf("dpmstress: variant %s, fixes %s, engine %s, strategy %s, seed %llu, %s %lld, devices <= %d%s, jobs %d\n",
+	       variant->name, fixes, engine == ENGINE_DET ? "det" : "threads",
+	       engine == ENGINE_DET ? strategy_name() : "perturbed",
+	       (unsigned long long)seed, duration ? "seconds" : "iterations",
+	       duration ? duration : iterations, max_devices,
+	       fixed_size ? " (fixed)" : "", jobs);
+	fflush(stdout);
+	if (replay)
+		return do_replay();
+	if (jobs == 1) {
+		run_share(0);
+		print_summary();
+		return sum.violations ? 1 : 0;
+	}
+	/* J processes; each reports its counts through a pipe. */
+	int fds[256][2];
+	pid_t pids[256];
+
+	for (int j = 0; j < jobs; j++) {
+		if (pipe(fds[j]))
+			usage_error("cannot create a pipe: %s", strerror(errno));
+		pids[j] = fork();
+		if (pids[j] == 0) {
+			close(fds[j][0]);
+			run_share(j);
+			if (write(fds[j][1], &sum, sizeof(sum)) != sizeof(sum))
+				_exit(2);
+			_exit(sum.violations ? 1 : 0);
+		}
+		close(fds[j][1]);
+	}
+	int worst = 0;
+	double secs = 0;
+	long long by[NR_INV] = { 0 }, sc = 0, tr = 0, vi = 0;
+
+	for (int j = 0; j < jobs; j++) {
+		int status;
+
+		if (read(fds[j][0], &sum, sizeof(sum)) == sizeof(sum)) {
+			sc += sum.scenarios;
+			tr += sum.transitions;
+			vi += sum.violations;
+			for (int k = 0; k < NR_INV; k++)
+				by[k] += sum.by_id[k];
+			if (sum.seconds > secs)
+				secs = sum.seconds;
+		}
+		close(fds[j][0]);
+		waitpid(pids[j], &status, 0);
+		int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+
+		if (code > worst)
+			worst = code;
+	}
+	memset(&sum, 0, sizeof(sum));
+	sum.scenarios = sc;
+	sum.transitions = tr;
+	sum.violations = vi;
+	sum.seconds = secs;
+	memcpy(sum.by_id, by, sizeof(by));
+	print_summary();
+	return worst ? worst : (vi ? 1 : 0);
+}
