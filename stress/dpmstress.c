@@ -371,10 +371,14 @@ static bool run_one(struct scenario *s, uint64_t index)
 
 static void print_summary(void)
 {
-	printf("dpmstress: %lld scenarios, %lld transitions in %.2f s (%.0f transitions/s), %lld violations",
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	printf("dpmstress: %lld scenarios, %lld transitions in %.2f s (%.0f transitions/s, %.0f scenarios/s), peak RSS %ld MiB, %lld violations",
 	       sum.scenarios, sum.transitions, sum.seconds,
 	       sum.seconds > 0 ? (double)sum.transitions / sum.seconds : 0.0,
-	       sum.violations);
+	       sum.seconds > 0 ? (double)sum.scenarios / sum.seconds : 0.0,
+	       ru.ru_maxrss / 1024, sum.violations);
 	for (int k = 0; k < NR_INV; k++)
 		if (sum.by_id[k])
 			printf(" %s=%lld", inv_name(k), sum.by_id[k]);
