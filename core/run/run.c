@@ -150,6 +150,8 @@ static void pm_main(void *arg)
 			pm_variant->device_enable_async_suspend(dev, true);
 		device_add(dev);
 	}
+	/* From here on devices may be freed by other tasks. */
+	device_quarantine(true);
 	for (int i = 0; i < scn->nact; i++) {
 		if (scn->act[i].kind != ACT_UNREGISTER)
 			continue;
@@ -160,7 +162,6 @@ static void pm_main(void *arg)
 		snprintf(name, sizeof(name), "hotplug/%d", i);
 		dpm_eng->spawn(hotplug_task, &hp[i], name);
 	}
-	device_quarantine(true);
 	for (int c = 0; c < scn->cycles; c++) {
 		user_space_writes(c);
 		check_transition_begin();
