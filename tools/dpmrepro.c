@@ -22,6 +22,14 @@
  *                      shows a violation, with its schedule as text
  *   --check-regression the file's 'expect' line must match the outcome,
  *                      and with every fix on it must run clean
+ *   --summary-json     one line of JSON: variant, knobs, devices,
+ *                      violation (ID or null), message, and the virtual
+ *                      suspend and resume times of the first transition
+ *   --minimize         shrink the scenario while the same invariant still
+ *                      fires; print the minimal scenario as text
+ *   --save-regression NAME  write corpus/regressions/<variant>/NAME.scenario
+ *                      (under --regression-dir DIR if given) with the
+ *                      outcome as its 'expect' line
  *
  * Exit: 0 no violation (or the regression holds), 1 a violation (or the
  * regression does not hold), 2 bad usage or input.
@@ -124,6 +132,104 @@ static uint64_t pick_fixes(const struct pm_variant *v, const char *spec)
 	return m;
 }
 
+/* The scenario as text with its variant, knobs and expected outcome. */
+static char *text_with_header(const struct scenario *s, const struct run_opts *o,
+			      const char *expect)
+{
+	struct scenario c = *s;
+	char fixes[256];
+
+	knobs_format(o->variant, o->fixes, fixes, sizeof(fixes));
+	snprintf(c.variant, sizeof(c.variant), "%s", o->variant->name);
+	snprintf(c.fixes, sizeof(c.fixes), "%s", o->fixes ? fixes : "");
+	snprintf(c.expect, sizeof(c.expect), "%s", expect ? expect : "");
+	return scenario_print(&c);
+}
+
+static void json_string(const char *t)
+{
+	putchar('"');
+	for (; *t; t++) {
+		unsigned char ch = (unsigned char)*t;
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch == '\n')
+			printf("\\n");
+		else if (ch < 0x20)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+static int print_summary_json(struct scenario *s, const struct run_opts *o)
+{
+	static struct run_result r;
+	uint64_t sus = 0, res = 0;
+
+	dpm_run(s, o, &r);
+	for (int p = 0; p < NR_PHASES; p++) {
+		if (pm_phase_is_suspend(p))
+			sus += r.phase_ns[p];
+		else
+			res += r.phase_ns[p];
+	}
+	printf("{\"variant\":");
+	json_string(o->variant->name);
+	printf(",\"knobs\":[");
+	for (int k = 0, n = 0; k < o->variant->nknobs; k++) {
+		if (!(o->fixes & (1ULL << k)))
+			continue;
+		printf("%s", n++ ? "," : "");
+		json_string(o->variant->knobs[k].name);
+	}
+	printf("],\"devices\":%d,\"cycles\":%d,\"violation\":", s->ndev,
+	       s->cycles);
+	if (r.violated)
+		json_string(inv_name(r.id));
+	else
+		printf("null");
+	printf(",\"message\":");
+	json_string(r.violated ? r.msg : "");
+	printf(",\"suspend_ms\":%.3f,\"resume_ms\":%.3f,\"suspend_error\":%d}\n",
+	       (double)sus / 1e6, (double)res / 1e6, r.errors[0]);
+	scenario_free(s);
+	return r.violated ? 1 : 0;
+}
+
+static int save_regression(struct scenario *s, const struct run_opts *o,
+			   const char *name, const char *dir)
+{
+	static struct run_result r;
+	char path[4096], d[4096];
+
+	dpm_run(s, o, &r);
+	if (dir)
+		snprintf(d, sizeof(d), "%s", dir);
+	else
+		snprintf(d, sizeof(d), "corpus/regressions/%s", o->variant->name);
+	snprintf(path, sizeof(path), "%s/%s.scenario", d, name);
+	char *t = text_with_header(s, o, r.violated ? inv_name(r.id) : "clean");
+	FILE *f = fopen(path, "wx");
+
+	if (!f) {
+		free(t);
+		scenario_free(s);
+		die("cannot create %s: %s", path,
+		    errno == EEXIST ? "it exists already" : strerror(errno));
+	}
+	fprintf(f, "# Guards: (say which knob and docs/findings.md entry)\n%s", t);
+	if (fclose(f))
+		die("cannot write %s: %s", path, strerror(errno));
+	printf("dpmrepro: wrote %s (expect %s)\n", path,
+	       r.violated ? inv_name(r.id) : "clean");
+	free(t);
+	scenario_free(s);
+	return 0;
+}
+
 static uint64_t xs = 0x2545f4914f6cdd1dULL;
 
 static uint8_t rnd(void)
@@ -139,7 +245,9 @@ int main(int argc, char **argv)
 	const char *variant = NULL, *fix = NULL, *encode = NULL, *path = NULL;
 	int tail = 0;
 	long schedules = 0;
-	bool text_only = false, check_regression = false;
+	bool text_only = false, check_regression = false, summary = false;
+	bool minimize = false;
+	const char *save_name = NULL, *reg_dir = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -167,6 +275,16 @@ int main(int argc, char **argv)
 			text_only = true;
 		} else if (!strcmp(a, "--check-regression")) {
 			check_regression = true;
+		} else if (!strcmp(a, "--summary-json")) {
+			summary = true;
+		} else if (!strcmp(a, "--minimize")) {
+			minimize = true;
+		} else if (!strcmp(a, "--save-regression") && more) {
+			save_name = argv[++i];
+			if (!*save_name || strpbrk(save_name, "/ \t\n"))
+				die("--save-regression wants a plain name, not '%s'%s", save_name, "");
+		} else if (!strcmp(a, "--regression-dir") && more) {
+			reg_dir = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
 			die("unknown option '%s' (see the header of tools/dpmrepro.c%s)", a, "");
 		} else if (path) {
@@ -269,6 +387,29 @@ int main(int argc, char **argv)
 		scenario_free(&s);
 		return 0;
 	}
+	if (summary)
+		return print_summary_json(&s, &o);
+	if (minimize) {
+		static struct run_result r;
+
+		dpm_run(&s, &o, &r);
+		if (!r.violated) {
+			printf("dpmrepro: no violation to minimize\n");
+			scenario_free(&s);
+			return 0;
+		}
+		int before = s.ndev;
+		long runs = dpm_minimize(&s, &o, r.id);
+		char *t = text_with_header(&s, &o, inv_name(r.id));
+
+		printf("# minimized from %d to %d devices in %ld runs; still %s\n%s",
+		       before, s.ndev, runs, inv_name(r.id), t);
+		free(t);
+		scenario_free(&s);
+		return 1;
+	}
+	if (save_name)
+		return save_regression(&s, &o, save_name, reg_dir);
 	if (schedules) {
 		static struct run_result r;
 

@@ -55,6 +55,7 @@ static int phase_active = -1;
 static int running[NR_PHASES];
 static int last_pos[NR_PHASES];		/* SYNC-ORDER: previous device */
 static int running_total;
+static uint64_t phase_start;
 void (*check_noirq_hook)(bool open);
 
 static void *xcalloc(size_t n, size_t sz)
@@ -162,6 +163,7 @@ static bool phase_must_be_sync(enum pm_phase p)
 
 static void do_check_transition_begin(void)
 {
+	result.transitions++;
 	in_transition = true;
 	suspend_failed = false;
 	failed_errs = 0;
@@ -178,11 +180,14 @@ static void do_check_phase_begin(enum pm_phase p)
 			   pm_phase_name(p), pm_phase_name(phase_active));
 	phase_active = p;
 	last_pos[p] = -1;
+	phase_start = dpm_eng->now();
 }
 
 static void do_check_phase_end(enum pm_phase p)
 {
 	pr_info("suspend_resume: %s end", pm_phase_name(p));
+	if (result.transitions == 1)
+		result.phase_ns[p] += dpm_eng->now() - phase_start;
 	if (running[p]) {
 		for (int i = 0; i < cfg.ndev; i++)
 			if (st[i].busy == (int)p)

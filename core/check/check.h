@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../device/device.h"
 
@@ -41,6 +42,9 @@ struct check_result {
 	bool violated;
 	enum inv id;
 	char msg[1024];
+	/* Virtual time each phase took in the first transition (ns). */
+	uint64_t phase_ns[NR_PHASES];
+	int transitions;
 };
 
 void check_reset(const struct check_config *cfg);

@@ -277,6 +277,7 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
 	}
 	const struct check_result *cr = check_result();
 
+	memcpy(r->phase_ns, cr->phase_ns, sizeof(r->phase_ns));
 	if (cr->violated) {
 		r->violated = true;
 		r->id = cr->id;

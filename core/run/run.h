@@ -39,6 +39,7 @@ struct run_result {
 	enum inv id;
 	char msg[4096];		/* the violation, for LIVENESS the wait-for list */
 	int errors[4];		/* what each of the first cycles reported */
+	uint64_t phase_ns[NR_PHASES];	/* virtual time per phase, 1st cycle */
 	struct det_stats stats;
 };
 
@@ -54,6 +55,14 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
  */
 bool dpm_report(const struct scenario *s, const struct run_opts *o,
 		FILE *out, int tail_lines);
+
+/*
+ * Scenario-level delta debugging: drop devices (leaves first), actions,
+ * side actions, errors, cycles, schedule bytes; shorten durations; keep
+ * every change after which the same invariant still fires.  s is changed
+ * in place; returns the number of runs it took.
+ */
+long dpm_minimize(struct scenario *s, const struct run_opts *o, enum inv id);
 
 /* Reads DPMFUZZ_FIX for a variant (prints the knob list and exits 0 for
  * "list", exits 2 with a one-line error for an unknown knob). */
