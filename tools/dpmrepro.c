@@ -22,6 +22,8 @@
  *                      shows a violation, with its schedule as text
  *   --check-regression the file's 'expect' line must match the outcome,
  *                      and with every fix on it must run clean
+ *   --trace-json FILE  also write the run as Chrome trace-event JSON
+ *   --html FILE        also write a self-contained timeline page
  *   --summary-json     one line of JSON: variant, knobs, devices,
  *                      violation (ID or null), message, and the virtual
  *                      suspend and resume times of the first transition
@@ -248,6 +250,7 @@ int main(int argc, char **argv)
 	bool text_only = false, check_regression = false, summary = false;
 	bool minimize = false;
 	const char *save_name = NULL, *reg_dir = NULL;
+	const char *trace_json = NULL, *html = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -275,6 +278,10 @@ int main(int argc, char **argv)
 			text_only = true;
 		} else if (!strcmp(a, "--check-regression")) {
 			check_regression = true;
+		} else if (!strcmp(a, "--trace-json") && more) {
+			trace_json = argv[++i];
+		} else if (!strcmp(a, "--html") && more) {
+			html = argv[++i];
 		} else if (!strcmp(a, "--summary-json")) {
 			summary = true;
 		} else if (!strcmp(a, "--minimize")) {
@@ -433,6 +440,29 @@ int main(int argc, char **argv)
 		}
 	}
 	bool v = dpm_report(&s, &o, stdout, tail);
+
+	if (trace_json || html) {
+		/* dpm_report() ran with the log on: its events are recorded. */
+		static struct run_result r;
+		struct run_opts lo = o;
+
+		lo.log = true;
+		dpm_run(&s, &lo, &r);
+		const char *outs[2] = { trace_json, html };
+
+		for (int k = 0; k < 2; k++) {
+			if (!outs[k])
+				continue;
+			FILE *f = fopen(outs[k], "w");
+			int rc = f ? (k ? export_html(&s, &r, f) :
+				      export_trace_json(&s, f)) : -1;
+
+			if (!f || rc || fclose(f)) {
+				scenario_free(&s);
+				die("cannot write %s: %s", outs[k], strerror(errno));
+			}
+		}
+	}
 
 	scenario_free(&s);
 	return v ? 1 : 0;

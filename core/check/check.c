@@ -51,12 +51,14 @@ static struct check_result result;
 static bool in_transition;
 static bool suspend_failed;
 static unsigned long long failed_errs;	/* bit e: a callback returned -e */
+static int first_fail_dev = -1, first_fail_phase, first_fail_err;
 static int phase_active = -1;
 static int running[NR_PHASES];
 static int last_pos[NR_PHASES];		/* SYNC-ORDER: previous device */
 static int running_total;
 static uint64_t phase_start;
 void (*check_noirq_hook)(bool open);
+void (*check_event_hook)(enum check_event ev, int dev, int phase, int err);
 
 static void *xcalloc(size_t n, size_t sz)
 {
@@ -110,6 +112,8 @@ static void vrecord(enum inv id, const char *fmt, va_list ap)
 		return;
 	result.violated = true;
 	result.id = id;
+	if (check_event_hook)
+		check_event_hook(CEV_VIOLATION, -1, -1, id);
 	vsnprintf(result.msg, sizeof(result.msg), fmt, ap);
 	pr_info("dpmfuzz: VIOLATION %s: %s", inv_name(id), result.msg);
 }
@@ -167,6 +171,7 @@ static void do_check_transition_begin(void)
 	in_transition = true;
 	suspend_failed = false;
 	failed_errs = 0;
+	first_fail_dev = -1;
 	for (int i = 0; i < cfg.ndev; i++)
 		st[i].ran = 0;
 }
@@ -174,6 +179,8 @@ static void do_check_transition_begin(void)
 static void do_check_phase_begin(enum pm_phase p)
 {
 	pr_info("suspend_resume: %s begin", pm_phase_name(p));
+	if (check_event_hook)
+		check_event_hook(CEV_PHASE_BEGIN, -1, p, 0);
 	if (phase_active >= 0)
 		check_fail(INV_PHASE_BARRIER,
 			   "phase %s began while phase %s had not returned",
@@ -186,6 +193,8 @@ static void do_check_phase_begin(enum pm_phase p)
 static void do_check_phase_end(enum pm_phase p)
 {
 	pr_info("suspend_resume: %s end", pm_phase_name(p));
+	if (check_event_hook)
+		check_event_hook(CEV_PHASE_END, -1, p, 0);
 	if (result.transitions == 1)
 		result.phase_ns[p] += dpm_eng->now() - phase_start;
 	if (running[p]) {
@@ -247,6 +256,8 @@ static void do_check_callback_start(int dev, enum pm_phase p)
 	pr_info("calling  %s+ [%s]%s%s", nm(dev), pm_phase_name(p),
 		cfg.parent[dev] >= 0 ? ", parent: " : "",
 		cfg.parent[dev] >= 0 ? nm(cfg.parent[dev]) : "");
+	if (check_event_hook)
+		check_event_hook(CEV_START, dev, p, 0);
 	if (s->gone)
 		check_fail(INV_REMOVED,
 			   "the %s callback of '%s' started after the device was removed",
@@ -296,11 +307,18 @@ static void do_check_callback_end(int dev, enum pm_phase p, int error)
 	struct dstate *s = &st[dev];
 
 	pr_info("call %s+ [%s] returned %d", nm(dev), pm_phase_name(p), error);
+	if (check_event_hook)
+		check_event_hook(CEV_END, dev, p, error);
 	s->busy = -1;
 	running[p]--;
 	running_total--;
 	if (pm_phase_is_suspend(p)) {
 		if (error) {
+			if (!suspend_failed) {
+				first_fail_dev = dev;
+				first_fail_phase = p;
+				first_fail_err = error;
+			}
 			suspend_failed = true;
 			if (error < 0 && error > -64)
 				failed_errs |= 1ULL << -error;
@@ -465,4 +483,39 @@ void check_all_freed(void)
 	quiet_lock(&oracle_lk);
 	do_check_all_freed();
 	quiet_unlock(&oracle_lk);
+}
+
+void check_explain(int dev, char *buf, size_t n)
+{
+	const struct dstate *s = &st[dev];
+
+	if (dev < 0 || dev >= cfg.ndev) {
+		snprintf(buf, n, "unknown device");
+	} else if (s->gone) {
+		snprintf(buf, n, "'%s' was removed", nm(dev));
+	} else if (s->busy >= 0) {
+		snprintf(buf, n, "the %s callback of '%s' is still running",
+			 pm_phase_name(s->busy), nm(dev));
+	} else if (!(s->ran & (1u << PH_SUSPEND)) && suspend_failed &&
+		   first_fail_dev >= 0) {
+		int at = snprintf(buf, n,
+				  "'%s' was never visited by the suspend walk: suspend stopped at '%s' (its %s returned %d), so nobody resumes it",
+				  nm(dev), nm(first_fail_dev),
+				  pm_phase_name(first_fail_phase), first_fail_err);
+		const char *sep = "; its suspended children wait to resume: ";
+
+		for (int k = child_start[dev]; k < child_start[dev + 1]; k++) {
+			int c = child_list[k];
+
+			if (st[c].gone || !st[c].lvl || at < 0 || (size_t)at >= n)
+				continue;
+			at += snprintf(buf + at, n - (size_t)at, "%s'%s'", sep, nm(c));
+			sep = ", ";
+		}
+	} else if (phase_active >= 0) {
+		snprintf(buf, n, "no task is running the %s callback of '%s'",
+			 pm_phase_name(phase_active), nm(dev));
+	} else {
+		snprintf(buf, n, "no phase is in progress");
+	}
 }

@@ -67,6 +67,14 @@ void check_refs(void);
 /* Teardown done: every device object must have been freed. */
 void check_all_freed(void);
 
+/* Why device dev is not where a waiter needs it, in words, for the
+ * wait-for graph of a LIVENESS report. */
+void check_explain(int dev, char *buf, size_t n);
+
+/* Optional observer of the oracle's events, for trace export. */
+enum check_event { CEV_START, CEV_END, CEV_VIOLATION, CEV_PHASE_BEGIN, CEV_PHASE_END };
+extern void (*check_event_hook)(enum check_event ev, int dev, int phase, int err);
+
 /* Record a violation and end the run. */
 void check_fail(enum inv id, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

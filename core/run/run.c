@@ -22,8 +22,13 @@ static const char *describe(const void *obj, enum wait_kind kind, char *buf,
 			bool done = d->power.completion.done;
 
 			eng_unlock(&d->power.completion.wait.lk);
-			snprintf(buf, n, "the power.completion of '%s'%s",
-				 dev_name(d), done ? "" : ", which nobody completes");
+			char why[256];
+
+			check_explain(d->id, why, sizeof(why));
+			snprintf(buf, n, "the power.completion of '%s'%s%s",
+				 dev_name(d),
+				 done ? "" : ", which nobody completes: ",
+				 done ? "" : why);
 			return buf;
 		}
 		if (obj == &d->removed) {
@@ -59,13 +64,66 @@ static const char *describe(const void *obj, enum wait_kind kind, char *buf,
 
 static const struct run_opts *ropts;
 
+/* ---- the event record of a logged run ---- */
+static struct tev *evs;
+static int nevs, evs_cap;
+static char (*tnames)[48];
+static int ntnames;
+
+static void record(enum tev_kind k, int dev, int phase, int err)
+{
+	int tid = dpm_eng->current_id();
+
+	if (nevs == evs_cap) {
+		evs_cap = evs_cap ? 2 * evs_cap : 1024;
+		evs = realloc(evs, sizeof(*evs) * (size_t)evs_cap);
+		if (!evs)
+			abort();
+	}
+	evs[nevs++] = (struct tev){ dpm_eng->now(), tid, k, dev, phase, err };
+	if (tid >= 0 && tid >= ntnames) {
+		int n = tid + 64;
+
+		tnames = realloc(tnames, sizeof(*tnames) * (size_t)n);
+		if (!tnames)
+			abort();
+		memset(tnames + ntnames, 0, sizeof(*tnames) * (size_t)(n - ntnames));
+		ntnames = n;
+	}
+	if (tid >= 0 && !tnames[tid][0])
+		snprintf(tnames[tid], sizeof(tnames[tid]), "%s",
+			 dpm_eng->current_name());
+}
+
+static void on_check_event(enum check_event ev, int dev, int phase, int err)
+{
+	record((enum tev_kind)ev, dev, phase, err);
+}
+
+static void on_order_event(enum order_event ev, uint32_t a, uint32_t b)
+{
+	if (ev == ORDER_RELEASE)
+		record(TEV_RELEASE, -1, -1, (int)b);
+}
+
+const struct tev *run_events(int *n)
+{
+	*n = nevs;
+	return evs;
+}
+
+const char *run_task_name(int tid)
+{
+	return tid >= 0 && tid < ntnames && tnames[tid][0] ? tnames[tid] : NULL;
+}
+
 static void report_liveness(enum det_outcome o)
 {
 	struct det_task_info ti[64];
 	int n = ropts->engine == ENGINE_THREADS ? threads_unfinished(ti, 64) :
 						 det_unfinished(ti, 64);
 	size_t at = 0;
-	char what[160];
+	char what[400];
 
 	res->violated = true;
 	res->id = INV_LIVENESS;
@@ -190,6 +248,20 @@ static void pm_main(void *arg)
 	check_all_freed();
 }
 
+/* The hang, marked on the timeline at the last event's time. */
+static void evs_liveness_mark(void)
+{
+	uint64_t t = nevs ? evs[nevs - 1].ts : 0;
+
+	if (nevs == evs_cap) {
+		evs_cap = evs_cap ? 2 * evs_cap : 1024;
+		evs = realloc(evs, sizeof(*evs) * (size_t)evs_cap);
+		if (!evs)
+			abort();
+	}
+	evs[nevs++] = (struct tev){ t, 0, TEV_VIOLATION, -1, -1, INV_LIVENESS };
+}
+
 /* ENGINE_THREADS: the run cannot go on; tell the caller, then exit. */
 static void threads_violation(void)
 {
@@ -222,6 +294,14 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
 	pm_trace_enabled = s->pm_trace;
 	dpm_log_enabled = o->log;
 	dpm_log_reset();
+	nevs = 0;
+	if (ntnames)
+		memset(tnames, 0, sizeof(*tnames) * (size_t)ntnames);
+	/* Events are recorded only for reports (det engine). */
+	bool rec = o->log && o->engine == ENGINE_DET;
+
+	check_event_hook = rec ? on_check_event : NULL;
+	dpm_order_hook = rec ? on_order_event : NULL;
 
 	int *parent = malloc(sizeof(int) * (size_t)(s->ndev ? s->ndev : 1));
 	const char **names = malloc(sizeof(char *) * (size_t)(s->ndev ? s->ndev : 1));
@@ -284,8 +364,12 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
 		snprintf(r->msg, sizeof(r->msg), "%s", cr->msg);
 	} else if (out == DET_DEADLOCK || out == DET_STEP_LIMIT) {
 		report_liveness(out);
+		if (check_event_hook)
+			evs_liveness_mark();
 		pr_info("dpmfuzz: VIOLATION %s: %s", inv_name(r->id), r->msg);
 	}
+	check_event_hook = NULL;
+	dpm_order_hook = NULL;
 	/* A stopped or deadlocked run leaves objects behind: reclaim. */
 	device_registry_free_all();
 	free(hp);

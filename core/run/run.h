@@ -64,6 +64,33 @@ bool dpm_report(const struct scenario *s, const struct run_opts *o,
  */
 long dpm_minimize(struct scenario *s, const struct run_opts *o, enum inv id);
 
+/*
+ * The events of the last run made with opts.log on, for trace export:
+ * callback starts and ends, phases, releases (which task's complete or
+ * unlock woke which), and the violation.
+ */
+enum tev_kind { TEV_START, TEV_END, TEV_VIOLATION, TEV_PHASE_BEGIN,
+		TEV_PHASE_END, TEV_RELEASE };
+
+struct tev {
+	uint64_t ts;		/* virtual ns */
+	int tid;		/* engine task id */
+	enum tev_kind kind;
+	int dev, phase, err;	/* err: error, violated ID, or released tid */
+};
+
+const struct tev *run_events(int *n);
+/* The name of task tid as it was when it acted, or NULL. */
+const char *run_task_name(int tid);
+
+/* Chrome trace-event JSON (Perfetto loads it) of the last logged run:
+ * one track per task, a slice per callback, flow arrows from a release
+ * to the task it woke.  Returns 0, or -1 on a write error. */
+int export_trace_json(const struct scenario *s, FILE *f);
+/* One self-contained HTML page: the timeline (a row per task, a bar per
+ * callback coloured by phase, the violation marked) and the device tree. */
+int export_html(const struct scenario *s, const struct run_result *r, FILE *f);
+
 /* Reads DPMFUZZ_FIX for a variant (prints the knob list and exits 0 for
  * "list", exits 2 with a one-line error for an unknown knob). */
 uint64_t dpm_fixes_from_env(const struct pm_variant *v);
