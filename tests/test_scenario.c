@@ -168,6 +168,7 @@ static const struct bad_case bad_cases[] = {
 	{ "dpmfuzz-scenario 1\ndevice a\nschedule 0g\n", "not hex" },
 	{ "dpmfuzz-scenario 1\ndevice a\nschedule 012\n", "odd number" },
 	{ "dpmfuzz-scenario 1\ndevice 0123456789012345678901234567890123456789\n", "longer than 39" },
+	{ "dpmfuzz-scenario 1\ndevice a err=prepare:-11\n", "retry the device forever" },
 };
 
 static void test_errors(void)

@@ -684,6 +684,12 @@ int scenario_validate(const struct scenario *s, char *err, size_t errlen)
 				 d->name);
 			return -1;
 		}
+		if (d->beh.err[PH_PREPARE] == -EAGAIN) {
+			snprintf(err, errlen,
+				 "device '%s': err=prepare:-11 (-EAGAIN) makes dpm_prepare() retry the device forever; not a driver the kernel's contract allows",
+				 d->name);
+			return -1;
+		}
 		if (d->beh.remove_phase >= 0) {
 			int t = d->beh.remove_target, p;
 
