@@ -13,7 +13,8 @@
  * Defaults: the threads engine, seed 1, 200 scenarios of up to 32
  * devices, no fixes (the code as posted).
  *
- * Scenario 0 is directed (generate_directed()); scenario i > 0 of seed S
+ * Scenario 0 is directed (generate_directed()) unless --fixed-size, which
+ * is for measuring scale; every other scenario i of seed S
  * is the same on every run and engine: a tree of up
  * to MAX devices (exactly MAX with --fixed-size) shaped like a real
  * machine (about 10% async, a few PCI, depth growing with size, a few
@@ -152,7 +153,7 @@ static void generate(uint64_t i, struct scenario *s)
 {
 	uint64_t r = seed * 0x100000001b3ULL ^ (i + 1) * 0x9e3779b97f4a7c15ULL;
 
-	if (i == 0) {
+	if (i == 0 && !fixed_size) {
 		generate_directed(s);
 		return;
 	}
