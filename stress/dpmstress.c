@@ -413,7 +413,7 @@ static void print_summary(void)
 	struct rusage ru;
 
 	getrusage(RUSAGE_SELF, &ru);
-	printf("dpmstress: %lld scenarios, %lld transitions in %.2f s (%.0f transitions/s, %.0f scenarios/s), peak RSS %ld MiB, %lld violations",
+	printf("dpmstress: %lld scenarios, %lld transitions in %.4f s (%.0f transitions/s, %.0f scenarios/s), peak RSS %ld MiB, %lld violations",
 	       sum.scenarios, sum.transitions, sum.seconds,
 	       sum.seconds > 0 ? (double)sum.transitions / sum.seconds : 0.0,
 	       sum.seconds > 0 ? (double)sum.scenarios / sum.seconds : 0.0,
