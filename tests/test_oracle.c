@@ -11,6 +11,7 @@
 #include "engine/det.h"
 #include "run/run.h"
 #include "expect.h"
+#include "run_text.h"
 
 enum { P, C, G };
 
@@ -238,20 +239,7 @@ static void test_sync_order(void)
 /* REFS and LIVENESS need the device layer and the runner: scenarios. */
 static int run_text(const char *text, const char *fix, struct run_result *r)
 {
-	struct scenario s;
-	char err[256];
-	struct run_opts o = { &variant_seed, 0, false };
-	const char *bad;
-	size_t bl;
-
-	if (scenario_parse(text, strlen(text), &s, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		return -2;
-	}
-	knobs_parse(o.variant, fix, &o.fixes, &bad, &bl);
-	dpm_run(&s, &o, r);
-	scenario_free(&s);
-	return r->violated ? (int)r->id : -1;
+	return run_scenario_text(text, fix, false, r);
 }
 
 static const char hang[] =

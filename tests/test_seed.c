@@ -9,26 +9,13 @@
 
 #include "run/run.h"
 #include "expect.h"
+#include "run_text.h"
 
 static struct run_result r;
 
 static int run_text(const char *text, const char *fix, bool log)
 {
-	struct scenario s;
-	char err[256];
-	struct run_opts o = { &variant_seed, 0, log };
-	const char *bad;
-	size_t bl;
-
-	if (scenario_parse(text, strlen(text), &s, err, sizeof(err))) {
-		fprintf(stderr, "parse: %s\n", err);
-		return -2;
-	}
-	if (knobs_parse(o.variant, fix, &o.fixes, &bad, &bl))
-		return -3;
-	dpm_run(&s, &o, &r);
-	scenario_free(&s);
-	return r.violated ? (int)r.id : -1;
+	return run_scenario_text(text, fix, log, &r);
 }
 
 static int count(const char *hay, const char *needle)

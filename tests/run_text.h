@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Tests' helper: run a scenario text on the seed variant. */
+#ifndef DPM_TESTS_RUN_TEXT_H
+#define DPM_TESTS_RUN_TEXT_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "run/run.h"
+
+/* Returns the violated invariant, -1 for a clean run, -2 for bad text,
+ * -3 for a bad knob list. */
+static inline int run_scenario_text(const char *text, const char *fix,
+				    bool log, struct run_result *r)
+{
+	struct scenario s;
+	char err[256];
+	struct run_opts o = { &variant_seed, 0, log };
+	const char *bad;
+	size_t bl;
+
+	if (scenario_parse(text, strlen(text), &s, err, sizeof(err))) {
+		fprintf(stderr, "parse: %s\n", err);
+		return -2;
+	}
+	if (knobs_parse(o.variant, fix, &o.fixes, &bad, &bl))
+		return -3;
+	dpm_run(&s, &o, r);
+	scenario_free(&s);
+	return r->violated ? (int)r->id : -1;
+}
+
+#endif
