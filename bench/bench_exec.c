@@ -81,7 +81,7 @@ int main(int argc, char **argv)
 		dpm_run(&s, &o, &r);
 		violations += r.violated;
 		if (r.violated && show-- > 0)
-			dpm_report(&s, &o, stdout, 60);
+			dpm_report(&s, &o, stdout, 60, NULL);
 		scenario_free(&s);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dpm_run(&s, &opts, &r);
 	if (r.violated) {
 		fflush(stdout);
-		dpm_report(&s, &opts, stderr, 80);
+		dpm_report(&s, &opts, stderr, 80, NULL);
 		char fixes[512];
 
 		knobs_format(opts.variant, opts.fixes, fixes, sizeof(fixes));

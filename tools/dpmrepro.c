@@ -303,9 +303,7 @@ int main(int argc, char **argv)
 	if (fix && !strcmp(fix, "list")) {
 		const struct pm_variant *v = pick_variant(variant ? variant : "seed");
 
-		for (int k = 0; k < v->nknobs; k++)
-			printf("%s\t%s\t%s\n", v->knobs[k].name,
-			       v->knobs[k].commit, v->knobs[k].reason);
+		knobs_list(v, stdout);
 		return 0;
 	}
 	if (!path)
@@ -374,7 +372,7 @@ int main(int argc, char **argv)
 
 		if (strcmp(got, s.expect)) {
 			printf("%s: expected %s, got %s\n", path, s.expect, got);
-			dpm_report(&s, &o, stdout, tail);
+			dpm_report(&s, &o, stdout, tail, NULL);
 			scenario_free(&s);
 			return 1;
 		}
@@ -385,7 +383,7 @@ int main(int argc, char **argv)
 		if (r.violated) {
 			printf("%s: with every fix on, expected clean, got %s\n",
 			       path, inv_name(r.id));
-			dpm_report(&s, &all, stdout, tail);
+			dpm_report(&s, &all, stdout, tail, NULL);
 			scenario_free(&s);
 			return 1;
 		}
@@ -439,15 +437,11 @@ int main(int argc, char **argv)
 			return 0;
 		}
 	}
-	bool v = dpm_report(&s, &o, stdout, tail);
+	static struct run_result r;
+	bool v = dpm_report(&s, &o, stdout, tail, &r);
 
 	if (trace_json || html) {
-		/* dpm_report() ran with the log on: its events are recorded. */
-		static struct run_result r;
-		struct run_opts lo = o;
-
-		lo.log = true;
-		dpm_run(&s, &lo, &r);
+		/* The report's replay recorded the events the exporters use. */
 		const char *outs[2] = { trace_json, html };
 
 		for (int k = 0; k < 2; k++) {

@@ -379,7 +379,7 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
 }
 
 bool dpm_report(const struct scenario *s, const struct run_opts *o,
-		FILE *out, int tail_lines)
+		FILE *out, int tail_lines, struct run_result *result)
 {
 	struct run_opts lo = *o;
 	struct run_result *r = malloc(sizeof(*r));
@@ -423,6 +423,8 @@ bool dpm_report(const struct scenario *s, const struct run_opts *o,
 		start);
 	bool v = r->violated;
 
+	if (result)
+		*result = *r;
 	free(r);
 	return v;
 }
@@ -437,9 +439,7 @@ uint64_t dpm_fixes_from_env(const struct pm_variant *v)
 	if (!e)
 		return 0;
 	if (!strcmp(e, "list")) {
-		for (int k = 0; k < v->nknobs; k++)
-			printf("%s\t%s\t%s\n", v->knobs[k].name,
-			       v->knobs[k].commit, v->knobs[k].reason);
+		knobs_list(v, stdout);
 		exit(0);
 	}
 	if (knobs_parse(v, e, &mask, &bad, &badlen) < 0) {

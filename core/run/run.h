@@ -51,10 +51,12 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
  *   dpmfuzz: VIOLATION <ID>: <what>
  * then the scenario as text and the tail of the run log (at most
  * tail_lines lines; 0 = all).  Deterministic: the same input gives the
- * same bytes.  Returns whether the replay showed the violation again.
+ * same bytes.  Returns whether the replay showed the violation again;
+ * the replay's result goes to *result unless it is NULL, and its events
+ * stay available to the exporters (run_events()).
  */
 bool dpm_report(const struct scenario *s, const struct run_opts *o,
-		FILE *out, int tail_lines);
+		FILE *out, int tail_lines, struct run_result *result);
 
 /*
  * Scenario-level delta debugging: drop devices (leaves first), actions,

@@ -75,3 +75,10 @@ void knobs_format(const struct pm_variant *v, uint64_t mask, char *buf,
 	if (!at)
 		snprintf(buf, n, "none");
 }
+
+void knobs_list(const struct pm_variant *v, FILE *f)
+{
+	for (int k = 0; k < v->nknobs; k++)
+		fprintf(f, "%s\t%s\t%s\n", v->knobs[k].name,
+			v->knobs[k].commit, v->knobs[k].reason);
+}

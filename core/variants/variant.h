@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct device;
@@ -56,6 +57,8 @@ const struct pm_variant *variant_find(const char *name);
  * (with its text in *bad). */
 int knobs_parse(const struct pm_variant *v, const char *spec, uint64_t *mask,
 		const char **bad, size_t *badlen);
+/* One line per knob: name, kernel commit, reason, tab-separated. */
+void knobs_list(const struct pm_variant *v, FILE *f);
 /* Print "a,b" (or "none") for a mask. */
 void knobs_format(const struct pm_variant *v, uint64_t mask, char *buf,
 		  size_t n);
