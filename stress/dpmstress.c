@@ -536,8 +536,13 @@ int main(int argc, char **argv)
 			usage_error("%s needs a value (or is unknown; see the header of stress/dpmstress.c)", a);
 		} else if (!strcmp(a, "--variant")) {
 			variant = variant_find(v);
-			if (!variant)
-				usage_error("no variant '%s' (variants: seed)", v);
+			if (!variant) {
+				char m[256];
+
+				snprintf(m, sizeof(m), "no variant '%%s' (variants: %s)",
+					 variant_names());
+				usage_error(m, v);
+			}
 		} else if (!strcmp(a, "--seed")) {
 			seed = (uint64_t)num(a, v, 0, 1LL << 62);
 		} else if (!strcmp(a, "--iterations")) {

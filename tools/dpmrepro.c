@@ -114,7 +114,7 @@ static const struct pm_variant *pick_variant(const char *name)
 	const struct pm_variant *v = variant_find(name);
 
 	if (!v)
-		die("no variant '%s' (variants: seed)%s", name, "");
+		die("no variant '%s' (variants: %s)", name, variant_names());
 	return v;
 }
 

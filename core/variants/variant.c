@@ -20,6 +20,20 @@ const struct pm_variant *variant_find(const char *name)
 	return NULL;
 }
 
+const char *variant_names(void)
+{
+	static char buf[128];
+
+	if (!buf[0]) {
+		size_t at = 0;
+
+		for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
+			at += (size_t)snprintf(buf + at, sizeof(buf) - at, "%s%s",
+					       i ? ", " : "", variants[i]->name);
+	}
+	return buf;
+}
+
 int knobs_parse(const struct pm_variant *v, const char *spec, uint64_t *mask,
 		const char **bad, size_t *badlen)
 {

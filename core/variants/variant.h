@@ -53,6 +53,8 @@ static inline bool fix_on(int knob)
 extern const struct pm_variant variant_seed;
 
 const struct pm_variant *variant_find(const char *name);
+/* "seed, rwsem, ...": the names variant_find() knows, for messages. */
+const char *variant_names(void);
 /* Parse "a,b" or "all" or "" into a knob mask; -1 on an unknown name
  * (with its text in *bad). */
 int knobs_parse(const struct pm_variant *v, const char *spec, uint64_t *mask,
