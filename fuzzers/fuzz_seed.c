@@ -17,50 +17,8 @@
  * shared/data fits), 4 actions and 3 cycles per input keep one execution
  * around a millisecond at most; the model itself has no such bounds.
  *
- * DPMFUZZ_FIX=<knob,...|all> turns kernel fixes on; DPMFUZZ_FIX=list
- * prints the knobs.  DPMFUZZ_MAX_DEVICES=N decodes smaller trees (the
- * benchmarks use 16); dpmrepro reads it too, so a crash found
- * under it replays under it.  On a violation the report goes to stderr and the
- * target aborts, so libFuzzer keeps the input.
+ * The target's body, with the knobs and DPMFUZZ_* variables, is in
+ * variant_target.h.
  */
-#include <stdio.h>
-#include <stdlib.h>
-
-#include "run/run.h"
-#include "scenario/limits.h"
-
-static struct run_opts opts;
-static struct scn_limits limits;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	opts.variant = &variant_seed;
-	opts.fixes = dpm_fixes_from_env(&variant_seed);
-	limits = fuzz_limits_from_env();
-	return 0;
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	static struct run_result r;
-	struct scenario s;
-
-	scenario_decode(data, size, &limits, &s);
-	dpm_run(&s, &opts, &r);
-	if (r.violated) {
-		fflush(stdout);
-		dpm_report(&s, &opts, stderr, 80, NULL);
-		char fixes[512];
-
-		knobs_format(opts.variant, opts.fixes, fixes, sizeof(fixes));
-		fprintf(stderr,
-			"--- reproduce: dpmrepro --variant %s --fix %s CRASH-FILE\n",
-			opts.variant->name, fixes);
-		fflush(stderr);
-		abort();
-	}
-	scenario_free(&s);
-	return 0;
-}
+#define FUZZ_VARIANT variant_seed
+#include "variant_target.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Tests' helper: run a scenario text on the seed variant. */
+/* Tests' helper: run a scenario text on the variant its header names
+ * (the seed if none). */
 #ifndef DPM_TESTS_RUN_TEXT_H
 #define DPM_TESTS_RUN_TEXT_H
 
@@ -21,6 +22,10 @@ static inline int run_scenario_text(const char *text, const char *fix,
 
 	if (scenario_parse(text, strlen(text), &s, err, sizeof(err))) {
 		fprintf(stderr, "parse: %s\n", err);
+		return -2;
+	}
+	if (s.variant[0] && !(o.variant = variant_find(s.variant))) {
+		scenario_free(&s);
 		return -2;
 	}
 	if (knobs_parse(o.variant, fix, &o.fixes, &bad, &bl))

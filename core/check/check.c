@@ -8,6 +8,11 @@
  *         to one less than the depth it undoes.
  *   gone  the device was unbound and taken off the PM list: exempt from
  *         every later ordering obligation.
+ *   dc    direct_complete: the device stayed runtime-suspended and its
+ *         callbacks were skipped; it counts as suspended (lvl 3) until
+ *         the resume phase takes it out of that state.
+ * A device's subordinates are its children and its consumers (device
+ * links); its superiors its parent and its suppliers.
  */
 #include "check.h"
 
@@ -39,13 +44,15 @@ struct dstate {
 	bool gone;
 	bool freed;
 	bool prepared;
+	bool dc;
 	int busy;		/* phase of the running callback, or -1 */
 	unsigned int ran;	/* phases whose callback ran this transition */
 };
 
 static struct check_config cfg;
 static struct dstate *st;
-static int *child_start, *child_list;	/* children of i, CSR */
+static int *child_start, *child_list;	/* subordinates of i, CSR */
+static int *sup_start, *sup_list;	/* superiors of i, CSR */
 static struct check_result result;
 
 static bool in_transition;
@@ -69,31 +76,51 @@ static void *xcalloc(size_t n, size_t sz)
 	return p;
 }
 
+/* Lists by key: list[start[k]..start[k+1]) = val[e] of the edges e
+ * with key[e] == k, in edge order (tree edges come first). */
+static void csr_build(int ne, const int *key, const int *val, int **start,
+		      int **list)
+{
+	free(*start);
+	free(*list);
+	*start = xcalloc(cfg.ndev + 1, sizeof(int));
+	*list = xcalloc(ne, sizeof(int));
+	int *fill = xcalloc(cfg.ndev, sizeof(int));
+
+	for (int e = 0; e < ne; e++)
+		(*start)[key[e] + 1]++;
+	for (int i = 0; i < cfg.ndev; i++)
+		(*start)[i + 1] += (*start)[i];
+	for (int e = 0; e < ne; e++)
+		(*list)[(*start)[key[e]] + fill[key[e]]++] = val[e];
+	free(fill);
+}
+
 void check_reset(const struct check_config *c)
 {
 	cfg = *c;
 	free(st);
-	free(child_start);
-	free(child_list);
 	st = xcalloc(cfg.ndev, sizeof(*st));
-	child_start = xcalloc(cfg.ndev + 1, sizeof(int));
-	child_list = xcalloc(cfg.ndev, sizeof(int));
-	for (int i = 0; i < cfg.ndev; i++) {
-		st[i].busy = -1;
-		if (cfg.parent[i] >= 0)
-			child_start[cfg.parent[i] + 1]++;
-	}
 	for (int i = 0; i < cfg.ndev; i++)
-		child_start[i + 1] += child_start[i];
-	int *fill = xcalloc(cfg.ndev, sizeof(int));
+		st[i].busy = -1;
+	/* Edges superior -> subordinate: the tree, then the links. */
+	int ne = 0;
+	int *from = xcalloc(cfg.ndev + cfg.nlinks, sizeof(int));
+	int *to = xcalloc(cfg.ndev + cfg.nlinks, sizeof(int));
 
-	for (int i = 0; i < cfg.ndev; i++) {
-		int p = cfg.parent[i];
-
-		if (p >= 0)
-			child_list[child_start[p] + fill[p]++] = i;
+	for (int i = 0; i < cfg.ndev; i++)
+		if (cfg.parent[i] >= 0) {
+			from[ne] = cfg.parent[i];
+			to[ne++] = i;
+		}
+	for (int i = 0; i < cfg.nlinks; i++) {
+		from[ne] = cfg.link_sup[i];
+		to[ne++] = cfg.link_con[i];
 	}
-	free(fill);
+	csr_build(ne, from, to, &child_start, &child_list);
+	csr_build(ne, to, from, &sup_start, &sup_list);
+	free(from);
+	free(to);
 	memset(&result, 0, sizeof(result));
 	in_transition = false;
 	phase_active = -1;
@@ -172,8 +199,10 @@ static void do_check_transition_begin(void)
 	suspend_failed = false;
 	failed_errs = 0;
 	first_fail_dev = -1;
-	for (int i = 0; i < cfg.ndev; i++)
+	for (int i = 0; i < cfg.ndev; i++) {
 		st[i].ran = 0;
+		st[i].dc = false;
+	}
 }
 
 static void do_check_phase_begin(enum pm_phase p)
@@ -208,6 +237,11 @@ static void do_check_phase_end(enum pm_phase p)
 	phase_active = -1;
 }
 
+static bool is_child(int c, int dev)
+{
+	return cfg.parent[c] == dev;
+}
+
 static void check_suspend_start(int dev, enum pm_phase p)
 {
 	int d = depth(p);
@@ -220,10 +254,11 @@ static void check_suspend_start(int dev, enum pm_phase p)
 		if (st[c].gone || st[c].lvl >= d)
 			continue;
 		check_fail(INV_SUSPEND_AFTER_CHILDREN,
-			   "child '%s' had not %s when its parent '%s' started %s",
-			   nm(c),
+			   "%s '%s' had not %s when its %s '%s' started %s",
+			   is_child(c, dev) ? "child" : "consumer", nm(c),
 			   st[c].busy == (int)p ? "finished suspending (its callback is running)" :
 						 "suspended",
+			   is_child(c, dev) ? "parent" : "supplier",
 			   nm(dev), pm_phase_name(p));
 	}
 }
@@ -238,15 +273,87 @@ static void check_resume_start(int dev, enum pm_phase p)
 		check_fail(INV_RESUME_AFTER_PARENT,
 			   "'%s' started %s but had not been suspended that deep",
 			   nm(dev), pm_phase_name(p));
-	int par = cfg.parent[dev];
+	for (int k = sup_start[dev]; k < sup_start[dev + 1]; k++) {
+		int par = sup_list[k];
 
-	if (par >= 0 && !st[par].gone && st[par].lvl >= d)
+		if (st[par].gone || st[par].lvl < d)
+			continue;
 		check_fail(INV_RESUME_AFTER_PARENT,
-			   "parent '%s' had not %s when its child '%s' started %s",
-			   nm(par),
+			   "%s '%s' had not %s when its %s '%s' started %s",
+			   is_child(dev, par) ? "parent" : "supplier", nm(par),
 			   st[par].busy == (int)p ? "finished resuming (its callback is running)" :
 						   "resumed",
+			   is_child(dev, par) ? "child" : "consumer",
 			   nm(dev), pm_phase_name(p));
+	}
+}
+
+/* device_pm_wait_for_dev(): when a callback that waited returns (without
+ * an error), the device it waited for is through the same phase. */
+static void check_pm_wait(int dev, enum pm_phase p)
+{
+	int t = cfg.pm_wait ? cfg.pm_wait[dev] : -1;
+	int d = depth(p);
+
+	if (!pm_wait_applies(dev, t, p) || st[t].gone || st[t].dc)
+		return;
+	if (pm_phase_is_suspend(p) ? st[t].lvl >= d : st[t].lvl < d)
+		return;
+	check_fail(pm_phase_is_suspend(p) ? INV_SUSPEND_AFTER_CHILDREN :
+					    INV_RESUME_AFTER_PARENT,
+		   "the %s callback of '%s' waited for '%s' (device_pm_wait_for_dev) and returned before '%s' had %s",
+		   pm_phase_name(p), nm(dev), nm(t), nm(t),
+		   pm_phase_is_suspend(p) ? "suspended" : "resumed");
+}
+
+static void do_check_direct_complete(int dev)
+{
+	pr_info("%s: direct-complete: stays runtime-suspended", nm(dev));
+	if (st[dev].gone)	/* removed: no obligations left */
+		return;
+	if (!cfg.may_direct_complete || !cfg.may_direct_complete[dev])
+		check_fail(INV_ROLLBACK,
+			   "'%s' skipped its suspend callbacks (direct_complete), but it is not runtime-suspended or its prepare did not allow it",
+			   nm(dev));
+	if (phase_active != PH_SUSPEND)
+		check_fail(INV_PHASE_BARRIER,
+			   "'%s' took the direct_complete path outside the suspend phase",
+			   nm(dev));
+	if (st[dev].lvl || st[dev].dc || !st[dev].prepared)
+		check_fail(INV_ONCE,
+			   "'%s' took the direct_complete path while not prepared and active",
+			   nm(dev));
+	for (int k = child_start[dev]; k < child_start[dev + 1]; k++) {
+		int c = child_list[k];
+
+		if (st[c].gone || st[c].dc)
+			continue;
+		check_fail(INV_SUSPEND_AFTER_CHILDREN,
+			   "'%s' stayed runtime-suspended (direct_complete) though its %s '%s' %s",
+			   nm(dev), is_child(c, dev) ? "child" : "consumer", nm(c),
+			   st[c].lvl ? "was suspended by its callbacks" :
+				       "had not suspended");
+	}
+	st[dev].dc = true;
+	st[dev].lvl = 3;
+}
+
+static void do_check_direct_resume(int dev)
+{
+	pr_info("%s: direct-complete: leaves runtime suspend to runtime PM",
+		nm(dev));
+	if (st[dev].gone)
+		return;
+	if (!st[dev].dc)
+		check_fail(INV_RESUME_AFTER_PARENT,
+			   "'%s' skipped its resume callbacks (direct_complete) but had not skipped suspend",
+			   nm(dev));
+	if (phase_active != PH_RESUME)
+		check_fail(INV_PHASE_BARRIER,
+			   "'%s' left direct_complete outside the resume phase",
+			   nm(dev));
+	st[dev].dc = false;
+	st[dev].lvl = 0;
 }
 
 static void do_check_callback_start(int dev, enum pm_phase p)
@@ -312,6 +419,8 @@ static void do_check_callback_end(int dev, enum pm_phase p, int error)
 	s->busy = -1;
 	running[p]--;
 	running_total--;
+	if (!error)
+		check_pm_wait(dev, p);
 	if (pm_phase_is_suspend(p)) {
 		if (error) {
 			if (!suspend_failed) {
@@ -389,7 +498,7 @@ static void do_check_refs(void)
 			continue;
 		}
 		int want = (dev->creator_ref ? 1 : 0) +
-			   dev->registered_children;
+			   dev->registered_children + device_link_refs(dev);
 		int have = __atomic_load_n(&dev->refcount, __ATOMIC_RELAXED);
 
 		if (have != want)
@@ -430,7 +539,8 @@ void check_phase_begin(enum pm_phase p)
 	quiet_lock(&oracle_lk);
 	do_check_phase_begin(p);
 	quiet_unlock(&oracle_lk);
-	if (p == PH_SUSPEND_NOIRQ && check_noirq_hook)
+	if (check_noirq_hook &&
+	    p == (cfg.late_early_quiet ? PH_SUSPEND_LATE : PH_SUSPEND_NOIRQ))
 		check_noirq_hook(true);
 }
 
@@ -439,7 +549,8 @@ void check_phase_end(enum pm_phase p)
 	quiet_lock(&oracle_lk);
 	do_check_phase_end(p);
 	quiet_unlock(&oracle_lk);
-	if (p == PH_RESUME_NOIRQ && check_noirq_hook)
+	if (check_noirq_hook &&
+	    p == (cfg.late_early_quiet ? PH_RESUME_EARLY : PH_RESUME_NOIRQ))
 		check_noirq_hook(false);
 }
 
@@ -461,6 +572,20 @@ void check_device_gone(int dev)
 {
 	quiet_lock(&oracle_lk);
 	do_check_device_gone(dev);
+	quiet_unlock(&oracle_lk);
+}
+
+void check_direct_complete(int dev)
+{
+	quiet_lock(&oracle_lk);
+	do_check_direct_complete(dev);
+	quiet_unlock(&oracle_lk);
+}
+
+void check_direct_resume(int dev)
+{
+	quiet_lock(&oracle_lk);
+	do_check_direct_resume(dev);
 	quiet_unlock(&oracle_lk);
 }
 

@@ -36,6 +36,17 @@ struct check_config {
 	const char *const *names;
 	bool async_possible;	/* some device may run async at all */
 	bool pm_trace;		/* resume phases must run synchronously */
+	/* Device links, supplier -> consumer: ordered like parent -> child. */
+	int nlinks;
+	const int *link_sup, *link_con;
+	/* Per device: may skip its callbacks (direct_complete); NULL: none. */
+	const bool *may_direct_complete;
+	/* Per device: the device its driver waits for with
+	 * device_pm_wait_for_dev() (pm_wait_applies()), or -1; NULL: none. */
+	const int *pm_wait;
+	/* The window in which no hotplug runs starts at suspend_late and
+	 * ends with resume_early (else: the noirq phases only). */
+	bool late_early_quiet;
 };
 
 struct check_result {
@@ -57,8 +68,13 @@ void check_phase_end(enum pm_phase p);
 void check_callback_start(int dev, enum pm_phase p);
 void check_callback_end(int dev, enum pm_phase p, int error);
 void check_device_gone(int dev);
-/* Told when the noirq window (suspend_noirq's start to resume_noirq's
- * end) opens and closes. */
+/* direct_complete: the device stays runtime-suspended through the
+ * suspend phases (skip), and leaves that state in resume (resume). */
+void check_direct_complete(int dev);
+void check_direct_resume(int dev);
+/* Told when the window without hotplug (suspend_noirq's start to
+ * resume_noirq's end, or suspend_late's to resume_early's) opens and
+ * closes. */
 extern void (*check_noirq_hook)(bool open);
 void check_device_freed(int dev);
 /* End of run: every device's reference count is what its registration

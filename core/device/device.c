@@ -131,6 +131,7 @@ void device_quarantine(bool on)
 
 void device_registry_free_all(void)
 {
+	device_links_reset();
 	for (int i = 0; i < nregistry; i++) {
 		free(registry[i]);
 		registry[i] = NULL;
@@ -217,6 +218,150 @@ void put_device(struct device *dev)
 		device_release(dev);
 }
 
+/* ---- device links ---- */
+
+static struct device_link *links;
+static int nlinks;
+/* Link indices by device id, suppliers then consumers (CSR). */
+static int *sup_start, *sup_idx, *con_start, *con_idx;
+static int nlink_ids;
+static struct eng_lock links_lock = ENG_LOCK_INIT;
+static int srcu_readers;
+
+void device_links_reset(void)
+{
+	free(links);
+	free(sup_start);
+	free(sup_idx);
+	free(con_start);
+	free(con_idx);
+	links = NULL;
+	sup_start = sup_idx = con_start = con_idx = NULL;
+	nlinks = nlink_ids = 0;
+	srcu_readers = 0;
+}
+
+static int *csr(int n, const int *key, int nids, int **start)
+{
+	int *st = calloc((size_t)nids + 1, sizeof(int));
+	int *idx = calloc((size_t)n + 1, sizeof(int));
+	int *fill = calloc((size_t)nids + 1, sizeof(int));
+
+	if (!st || !idx || !fill)
+		kapi_bug("links: out of memory");
+	for (int i = 0; i < n; i++)
+		st[key[i] + 1]++;
+	for (int i = 0; i < nids; i++)
+		st[i + 1] += st[i];
+	for (int i = 0; i < n; i++)
+		idx[st[key[i]] + fill[key[i]]++] = i;
+	free(fill);
+	*start = st;
+	return idx;
+}
+
+void device_links_setup(int n, const int *sup, const int *con)
+{
+	device_links_reset();
+	nlink_ids = nregistry;
+	links = calloc((size_t)n + 1, sizeof(*links));
+	if (!links)
+		kapi_bug("links: out of memory");
+	for (int i = 0; i < n; i++) {
+		links[i].supplier = get_device(device_by_id(sup[i]));
+		links[i].consumer = get_device(device_by_id(con[i]));
+		pr_debug("device link: '%s' supplies '%s'",
+			 dev_name(links[i].supplier), dev_name(links[i].consumer));
+	}
+	nlinks = n;
+	sup_idx = csr(n, con, nlink_ids, &sup_start);
+	con_idx = csr(n, sup, nlink_ids, &con_start);
+}
+
+static struct device_link *nth_link(int *start, int *idx, int id, int i)
+{
+	if (!start || id < 0 || id >= nlink_ids ||
+	    i >= start[id + 1] - start[id])
+		return NULL;
+	return &links[idx[start[id] + i]];
+}
+
+struct device_link *device_supplier_link(struct device *dev, int i)
+{
+	return nth_link(sup_start, sup_idx, dev->id, i);
+}
+
+struct device_link *device_consumer_link(struct device *dev, int i)
+{
+	return nth_link(con_start, con_idx, dev->id, i);
+}
+
+bool device_link_dead(struct device_link *l)
+{
+	return __atomic_load_n(&l->dead, __ATOMIC_ACQUIRE);
+}
+
+int device_link_refs(struct device *dev)
+{
+	int n = 0;
+
+	for (int i = 0; i < nlinks; i++)
+		if (!links[i].released &&
+		    (links[i].supplier == dev || links[i].consumer == dev))
+			n++;
+	return n;
+}
+
+/* Drop the references of purged links nobody can be reading. */
+static void links_release_unread(void)
+{
+	for (;;) {
+		struct device_link *l = NULL;
+
+		eng_lock(&links_lock);
+		if (!srcu_readers)
+			for (int i = 0; i < nlinks && !l; i++)
+				if (links[i].dead && !links[i].released)
+					l = &links[i];
+		if (l)
+			l->released = true;
+		eng_unlock(&links_lock);
+		if (!l)
+			return;
+		put_device(l->supplier);
+		put_device(l->consumer);
+	}
+}
+
+int device_links_read_lock(void)
+{
+	eng_lock(&links_lock);
+	srcu_readers++;
+	eng_unlock(&links_lock);
+	return 0;
+}
+
+void device_links_read_unlock(int idx)
+{
+	(void)idx;
+	eng_lock(&links_lock);
+	srcu_readers--;
+	eng_unlock(&links_lock);
+	links_release_unread();
+}
+
+static void device_links_purge(struct device *dev)
+{
+	if (!nlinks)
+		return;
+	eng_lock(&links_lock);
+	for (int i = 0; i < nlinks; i++)
+		if (links[i].supplier == dev || links[i].consumer == dev)
+			__atomic_store_n(&links[i].dead, true, __ATOMIC_RELEASE);
+	eng_unlock(&links_lock);
+	links_release_unread();
+}
+
 void device_add(struct device *dev)
 {
 	struct device *parent = get_device(dev->parent);
@@ -255,6 +400,7 @@ void device_del(struct device *dev)
 	}
 	up(&dev->sem);
 	pm_variant->device_pm_remove(dev);
+	device_links_purge(dev);
 	if (parent) {
 		eng_lock(&parent->klist_lock);
 		if (dev->knode_parent.refs)
@@ -402,7 +548,21 @@ int dpm_run_callback(struct device *dev, enum pm_phase phase)
 		}
 	}
 	int error = dev->beh.err[phase];
+	int t = dev->beh.pm_wait_for - 1;
 
+	if (pm_variant->device_pm_wait_for_dev &&
+	    pm_wait_applies(dev->id, t, phase)) {
+		/* The driver knows the other device and holds a reference. */
+		struct device *other = device_get_by_id(t);
+
+		if (other) {
+			int e = pm_variant->device_pm_wait_for_dev(dev, other);
+
+			put_device(other);
+			if (e && !error)
+				error = e;
+		}
+	}
 	check_callback_end(dev->id, phase, error);
 	eng_sched_point();
 	return error;

@@ -48,6 +48,13 @@ struct dev_pm_info {
 	bool in_dpm_list;		/* later kernels' flag for "on dpm_list" */
 	struct completion completion;
 	struct rw_semaphore rwsem;	/* Linus's proposal */
+	/* The modern kernel's per-device state (variant modern). */
+	bool is_prepared;
+	bool is_suspended;
+	bool is_late_suspended;
+	bool is_noirq_suspended;
+	bool direct_complete;
+	bool async_in_progress;
 };
 
 struct klist_node {
@@ -64,6 +71,13 @@ struct dev_behaviour {
 	 * remove_target (a descendant); -1: never.  Fires once. */
 	int remove_phase;
 	int remove_target;
+	/* The device is runtime-suspended and its prepare callback says it
+	 * may stay so (returns 1): a direct_complete candidate (modern). */
+	bool rpm_suspended;
+	/* The driver calls device_pm_wait_for_dev() on this device (id + 1;
+	 * 0: never) in its suspend-side callbacks if that device comes later
+	 * in the list, in its resume-side callbacks if it comes earlier. */
+	int pm_wait_for;
 };
 
 struct device {
@@ -116,6 +130,42 @@ static inline int pm_trace_is_enabled(void) { return pm_trace_enabled; }
  * while a driver is bound.
  */
 int dpm_run_callback(struct device *dev, enum pm_phase phase);
+
+/* Whether a callback in phase p of device `dev` waits for device `t`
+ * (device_pm_wait_for_dev()): suspend-side phases wait for later
+ * devices, resume-side phases for earlier ones, so waits never cycle. */
+static inline bool pm_wait_applies(int dev, int t, enum pm_phase p)
+{
+	if (t < 0 || t == dev || p == PH_PREPARE || p == PH_COMPLETE)
+		return false;
+	return pm_phase_is_suspend(p) ? t > dev : t < dev;
+}
+
+/*
+ * Device links (managed, supplier before consumer in registration
+ * order, so never a cycle).  A link holds a reference to both ends; it
+ * is dropped at the device_del() of either end, and the references go
+ * when no reader is in a read-side section any more (SRCU in the
+ * kernel), so a reader may still use link->supplier after the purge.
+ */
+struct device_link {
+	struct device *supplier, *consumer;
+	bool dead;		/* purged: device_del() of an end */
+	bool released;		/* its references dropped */
+};
+
+void device_links_reset(void);
+/* Called once per run after the devices are added: links i are
+ * sup[i] -> con[i] (scenario ids). */
+void device_links_setup(int n, const int *sup, const int *con);
+int device_links_read_lock(void);
+void device_links_read_unlock(int idx);
+/* The i-th supplier / consumer link of dev (NULL past the end). */
+struct device_link *device_supplier_link(struct device *dev, int i);
+struct device_link *device_consumer_link(struct device *dev, int i);
+bool device_link_dead(struct device_link *l);
+/* References links hold on dev (for the end-of-run count). */
+int device_link_refs(struct device *dev);
 
 /*
  * The noirq window, from suspend_noirq's start to resume_noirq's end:

@@ -81,17 +81,18 @@ static void async_run_entry(void *arg)
 	eng_unlock(&aq.lk);
 }
 
-async_cookie_t async_schedule(async_func_t func, void *data)
+/* Queue a job; false (nothing queued) when the injected allocation
+ * failure hits this call. */
+static bool async_queue(async_func_t func, void *data, async_cookie_t *ck)
 {
 	eng_lock(&aq.lk);
 	async_cookie_t cookie = next_cookie++;
 
+	*ck = cookie;
 	calls++;
 	if (cfg.inline_every && calls % cfg.inline_every == 0) {
-		/* No memory for an entry: the kernel runs the job here. */
 		eng_unlock(&aq.lk);
-		func(data, cookie);
-		return cookie;
+		return false;
 	}
 	struct async_entry *e = free_entries;
 
@@ -121,7 +122,24 @@ async_cookie_t async_schedule(async_func_t func, void *data)
 			 (unsigned long long)cookie);
 	dpm_eng->spawn(async_run_entry, e, name);
 	eng_sched_point();
+	return true;
+}
+
+async_cookie_t async_schedule(async_func_t func, void *data)
+{
+	async_cookie_t cookie;
+
+	/* No memory for an entry: the kernel runs the job right here. */
+	if (!async_queue(func, data, &cookie))
+		func(data, cookie);
 	return cookie;
+}
+
+bool async_schedule_dev_nocall(async_func_t func, void *data)
+{
+	async_cookie_t cookie;
+
+	return async_queue(func, data, &cookie);
 }
 
 void async_synchronize_full(void)

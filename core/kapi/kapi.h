@@ -91,6 +91,8 @@ struct async_config {
 
 void async_reset(const struct async_config *cfg);
 async_cookie_t async_schedule(async_func_t func, void *data);
+/* Queue the job, or return false without running it (no memory). */
+bool async_schedule_dev_nocall(async_func_t func, void *data);
 void async_synchronize_full(void);
 /* Names async tasks after their data (set by the device layer). */
 extern const char *(*async_label)(void *data);

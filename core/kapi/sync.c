@@ -84,8 +84,8 @@ void mutex_lock(struct mutex *m)
 
 	eng_sched_point();
 	eng_lock(&m->wait.lk);
-	if (m->owner == me)
-		kapi_bug("mutex_lock: recursive locking");
+	/* A task taking a mutex it holds waits forever, as in the kernel:
+	 * the engine reports the deadlock. */
 	while (m->owner)
 		dpm_eng->wait(&m->wait, WAIT_MUTEX, m);
 	m->owner = me;

@@ -64,6 +64,17 @@ static bool drop_device(struct scenario *c, int k)
 			b->remove_target--;
 		if (c->dev[i].parent > k)
 			c->dev[i].parent--;
+		if (b->pm_wait_for == k + 1)
+			b->pm_wait_for = 0;
+		else if (b->pm_wait_for > k + 1)
+			b->pm_wait_for--;
+		struct scn_device *d = &c->dev[i];
+		int n = 0;
+
+		for (int j = 0; j < d->nsup; j++)
+			if (d->sup[j] != k)
+				d->sup[n++] = d->sup[j] > k ? d->sup[j] - 1 : d->sup[j];
+		d->nsup = n;
 	}
 	memmove(&c->dev[k], &c->dev[k + 1],
 		sizeof(*c->dev) * (size_t)(c->ndev - k - 1));
@@ -148,6 +159,28 @@ static bool pass(struct scenario *s, const struct run_opts *o, enum inv id)
 			struct scenario c = clone(s);
 
 			c.dev[i].beh.remove_phase = -1;
+			changed |= try_keep(s, &c, o, id);
+		}
+		/* Links, pm-waits and runtime suspend, one at a time. */
+		for (int j = s->dev[i].nsup - 1; j >= 0; j--) {
+			struct scenario c = clone(s);
+			struct scn_device *d = &c.dev[i];
+
+			memmove(&d->sup[j], &d->sup[j + 1],
+				sizeof(int) * (size_t)(d->nsup - j - 1));
+			d->nsup--;
+			changed |= try_keep(s, &c, o, id);
+		}
+		if (s->dev[i].beh.pm_wait_for) {
+			struct scenario c = clone(s);
+
+			c.dev[i].beh.pm_wait_for = 0;
+			changed |= try_keep(s, &c, o, id);
+		}
+		if (s->dev[i].beh.rpm_suspended) {
+			struct scenario c = clone(s);
+
+			c.dev[i].beh.rpm_suspended = false;
 			changed |= try_keep(s, &c, o, id);
 		}
 		/* The async and PCI flags, one at a time. */

@@ -7,6 +7,10 @@
 
 static const struct scenario *scn;
 static struct run_result *res;
+/* Device links the run creates (VF_LINKS), supplier -> consumer. */
+static int nlinks, *link_sup, *link_con;
+/* Runtime status per device: suspended (VF_DIRECT_COMPLETE). */
+static const bool *rpm_suspended;
 
 /* Kernel objects with names, for the wait-for report. */
 static const char *describe(const void *obj, enum wait_kind kind, char *buf,
@@ -55,7 +59,7 @@ static const char *describe(const void *obj, enum wait_kind kind, char *buf,
 		return "a mutex (dpm_list_mtx)";
 	case WAIT_COMPLETION:
 		if (obj == &device_noirq_over)
-			return "the end of the noirq window (hotplug cannot run then)";
+			return "the end of the late/noirq window (hotplug cannot run then)";
 		return "a completion of a freed device";
 	default:
 		return "something";
@@ -136,6 +140,9 @@ static void report_liveness(enum det_outcome o)
 	for (int i = 0; i < n && at < sizeof(res->msg); i++) {
 		const char *w = ti[i].sleeping ? "sleeping" :
 				ti[i].kind == WAIT_NONE ? "runnable" :
+				ti[i].kind == WAIT_MUTEX &&
+				((const struct mutex *)ti[i].obj)->owner == ti[i].id + 1 ?
+				"a mutex (dpm_list_mtx) it holds itself: it took the lock again (self-deadlock)" :
 				describe(ti[i].obj, ti[i].kind, what, sizeof(what));
 		at += snprintf(res->msg + at, sizeof(res->msg) - at,
 			       "\n    task '%s' waits for %s", ti[i].name, w);
@@ -202,12 +209,14 @@ static void pm_main(void *arg)
 
 		dev->parent = sd->parent >= 0 ? device_by_id(sd->parent) : NULL;
 		dev->beh = sd->beh;
+		dev->beh.rpm_suspended = rpm_suspended[i];
 		dev->pci = sd->pci;
 		device_initialize(dev);
 		if (sd->async || sd->pci)
 			pm_variant->device_enable_async_suspend(dev, true);
 		device_add(dev);
 	}
+	device_links_setup(nlinks, link_sup, link_con);
 	/* From here on devices may be freed by other tasks. */
 	device_quarantine(true);
 	for (int i = 0; i < scn->nact; i++) {
@@ -316,12 +325,52 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
 	}
 	for (int i = 0; i < s->nact; i++)
 		async_possible |= s->act[i].kind == ACT_ASYNC_ATTR;
+	/* The scenario features the variant's kernel has (others are left
+	 * out: docs/scenario.md). */
+	unsigned int feat = o->variant->features;
+	int n = s->ndev ? s->ndev : 1;
+	bool *may_dc = calloc((size_t)n, sizeof(bool));
+	int *pm_wait = malloc(sizeof(int) * (size_t)n);
+
+	link_sup = malloc(sizeof(int) * (size_t)n * SCN_SUP_MAX);
+	link_con = malloc(sizeof(int) * (size_t)n * SCN_SUP_MAX);
+	if (!may_dc || !pm_wait || !link_sup || !link_con)
+		abort();
+	nlinks = 0;
+	/* Runtime PM suspends a device only after its children and
+	 * consumers: rpm-suspended counts where they all are too. */
+	for (int i = s->ndev - 1; i >= 0; i--)
+		may_dc[i] = (feat & VF_DIRECT_COMPLETE) && s->dev[i].beh.rpm_suspended;
+	for (int i = s->ndev - 1; i >= 0; i--) {
+		const struct scn_device *d = &s->dev[i];
+
+		if (!may_dc[i] && d->parent >= 0)
+			may_dc[d->parent] = false;
+		for (int k = 0; !may_dc[i] && k < d->nsup; k++)
+			may_dc[d->sup[k]] = false;
+	}
+	rpm_suspended = may_dc;
+	for (int i = 0; i < s->ndev; i++) {
+		const struct scn_device *d = &s->dev[i];
+
+		pm_wait[i] = feat & VF_PM_WAIT ? d->beh.pm_wait_for - 1 : -1;
+		for (int k = 0; (feat & VF_LINKS) && k < d->nsup; k++) {
+			link_sup[nlinks] = d->sup[k];
+			link_con[nlinks++] = i;
+		}
+	}
 	struct check_config cc = {
 		.ndev = s->ndev,
 		.parent = parent,
 		.names = names,
 		.async_possible = async_possible && s->pm_async,
 		.pm_trace = s->pm_trace,
+		.nlinks = nlinks,
+		.link_sup = link_sup,
+		.link_con = link_con,
+		.may_direct_complete = may_dc,
+		.pm_wait = pm_wait,
+		.late_early_quiet = o->variant->late_early_quiet,
 	};
 
 	check_reset(&cc);
@@ -376,6 +425,11 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
 	hp = NULL;
 	free(parent);
 	free(names);
+	free(may_dc);
+	free(pm_wait);
+	free(link_sup);
+	free(link_con);
+	link_sup = link_con = NULL;
 }
 
 bool dpm_report(const struct scenario *s, const struct run_opts *o,

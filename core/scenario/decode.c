@@ -6,6 +6,8 @@
  *   config   3 bytes: flags, worker limit, device count
  *   devices  5 bytes each: parent, flags (async, pci, side action),
  *            error, suspend/resume durations, other phases' durations
+ *            (bits 0-2) with rpm-suspended (bit 3) and a supplier link
+ *            or a pm-wait (bits 4-5 which, 6-7 which device)
  *   actions  1 byte count, then 3 bytes each: kind, device, time
  *   schedule the rest, one byte per choice
  */
@@ -117,6 +119,20 @@ void scenario_decode(const uint8_t *data, size_t size,
 		for (int ph = 0; ph < NR_PHASES; ph++)
 			if (ph != PH_SUSPEND && ph != PH_RESUME)
 				d->beh.dur_us[ph] = dur_table[other & 7];
+		d->beh.rpm_suspended = other & 8;
+		int rel = other >> 6, t;
+
+		switch ((other >> 4) & 3) {
+		case 1:		/* a supplier among the 4 devices before */
+			if (i - 1 - rel >= 0)
+				d->sup[d->nsup++] = i - 1 - rel;
+			break;
+		case 2:		/* pm-wait: 2 before, or 2 after */
+			t = rel < 2 ? i - 1 - rel : i + rel - 1;
+			if (t >= 0 && t < s->ndev)
+				d->beh.pm_wait_for = t + 1;
+			break;
+		}
 	}
 	/* A side action's victim is a descendant; none: no action. */
 	for (int i = 0; i < s->ndev; i++) {
@@ -234,7 +250,22 @@ uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
 		*p++ = (uint8_t)err;
 		*p++ = (uint8_t)(nearest(dur_table, 16, d->beh.dur_us[PH_SUSPEND]) |
 				 (nearest(dur_table, 16, d->beh.dur_us[PH_RESUME]) << 4));
-		*p++ = (uint8_t)nearest(dur_table, 8, other);
+		int ext = d->beh.rpm_suspended ? 8 : 0;
+		int t = d->beh.pm_wait_for - 1, rel = -1;
+
+		if (d->nsup) {
+			rel = i - 1 - d->sup[0];
+			lost |= d->nsup > 1 || rel > 3 || d->beh.pm_wait_for;
+			if (rel <= 3)
+				ext |= 1 << 4 | rel << 6;
+		} else if (t >= 0) {
+			rel = t < i ? i - 1 - t : t - i + 1;
+			if ((t < i && rel <= 1) || (t > i && rel >= 2 && rel <= 3))
+				ext |= 2 << 4 | rel << 6;
+			else
+				lost = true;
+		}
+		*p++ = (uint8_t)(nearest(dur_table, 8, other) | ext);
 	}
 	*p++ = (uint8_t)s->nact;
 	for (int i = 0; i < s->nact; i++) {

@@ -18,12 +18,15 @@
 
 #define SCN_NAME_MAX 39
 #define SCN_ATTR_MAX 15
+#define SCN_SUP_MAX 4		/* suppliers per device */
 
 struct scn_device {
 	char name[SCN_NAME_MAX + 1];
 	int parent;			/* index of an earlier device, or -1 */
 	bool async;			/* the driver enables async suspend */
 	bool pci;			/* a PCI device: async since 011 */
+	int nsup;			/* device links to earlier devices */
+	int sup[SCN_SUP_MAX];
 	struct dev_behaviour beh;
 };
 

@@ -91,6 +91,13 @@ char *scenario_print(const struct scenario *s)
 			sb_add(&b, " async");
 		if (d->pci)
 			sb_add(&b, " pci");
+		if (d->beh.rpm_suspended)
+			sb_add(&b, " rpm-suspended");
+		for (int k = 0; k < d->nsup; k++)
+			sb_add(&b, " supplier=%s", s->dev[d->sup[k]].name);
+		if (d->beh.pm_wait_for)
+			sb_add(&b, " pm-wait=%s",
+			       s->dev[d->beh.pm_wait_for - 1].name);
 		for (int p = 0; p < NR_PHASES; p++)
 			if (d->beh.dur_us[p])
 				sb_add(&b, " %s=%uus", pm_phase_name(p),
@@ -144,9 +151,11 @@ struct parser {
 	int *slots;
 	size_t nslots;
 	bool header;
-	/* remove= targets may be declared later: resolved at the end */
+	/* remove= and pm-wait= targets may be declared later: resolved at
+	 * the end */
 	struct pending {
 		int dev, line;
+		bool wait;		/* pm-wait=, else remove= */
 		char name[SCN_NAME_MAX + 1];
 	} *pend;
 	int npend, pend_cap;
@@ -328,6 +337,10 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 			d->pci = true;
 			continue;
 		}
+		if (tok_is(tk[i], "rpm-suspended")) {
+			d->beh.rpm_suspended = true;
+			continue;
+		}
 		if (!split(tk[i], '=', &k, &v))
 			return perr(ps, "device: unknown word '%.*s'",
 				    (int)tk[i].n, tk[i].s);
@@ -352,14 +365,33 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 			if (!e)
 				return perr(ps, "err: -0 is not an error");
 			d->beh.err[ph] = -(int)e;
-		} else if (tok_is(k, "remove")) {
-			int ph;
+		} else if (tok_is(k, "supplier")) {
+			int p = dev_of(ps, v);
 
-			if (!split(v, ':', &a, &b) || (ph = phase_of(a)) < 0)
-				return perr(ps, "remove: expected PHASE:DEVICE");
-			if (b.n > SCN_NAME_MAX)
-				return perr(ps, "remove: device name too long");
-			d->beh.remove_phase = ph;
+			if (p < 0)
+				return -1;
+			if (d->nsup == SCN_SUP_MAX)
+				return perr(ps, "supplier: at most %d per device",
+					    SCN_SUP_MAX);
+			for (int j = 0; j < d->nsup; j++)
+				if (d->sup[j] == p)
+					return perr(ps, "supplier: '%.*s' named twice",
+						    (int)v.n, v.s);
+			d->sup[d->nsup++] = p;
+		} else if (tok_is(k, "remove") || tok_is(k, "pm-wait")) {
+			bool wait = k.s[0] == 'p';
+			int ph = -1;
+
+			if (wait) {
+				b = v;
+			} else {
+				if (!split(v, ':', &a, &b) || (ph = phase_of(a)) < 0)
+					return perr(ps, "remove: expected PHASE:DEVICE");
+				d->beh.remove_phase = ph;
+			}
+			if (b.n > SCN_NAME_MAX || !b.n)
+				return perr(ps, "%s: bad device name",
+					    wait ? "pm-wait" : "remove");
 			if (ps->npend == ps->pend_cap) {
 				ps->pend_cap = ps->pend_cap ? ps->pend_cap * 2 : 8;
 				ps->pend = realloc(ps->pend,
@@ -371,6 +403,7 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 
 			pd->dev = s->ndev;
 			pd->line = ps->line;
+			pd->wait = wait;
 			memcpy(pd->name, b.s, b.n);
 			pd->name[b.n] = '\0';
 		} else {
@@ -656,10 +689,14 @@ int scenario_parse(const char *text, size_t len, struct scenario *s,
 
 		ps.line = pd->line;
 		if (t < 0) {
-			rc = perr(&ps, "remove: no device named '%s'", pd->name);
+			rc = perr(&ps, "%s: no device named '%s'",
+				  pd->wait ? "pm-wait" : "remove", pd->name);
 			goto out;
 		}
-		s->dev[pd->dev].beh.remove_target = t;
+		if (pd->wait)
+			s->dev[pd->dev].beh.pm_wait_for = t + 1;
+		else
+			s->dev[pd->dev].beh.remove_target = t;
 	}
 	if (!s->ndev) {
 		rc = perr(&ps, "a scenario needs at least one device");
@@ -681,6 +718,19 @@ int scenario_validate(const struct scenario *s, char *err, size_t errlen)
 
 		if (d->parent >= i || d->parent < -1) {
 			snprintf(err, errlen, "device '%s': the parent must come earlier",
+				 d->name);
+			return -1;
+		}
+		for (int k = 0; k < d->nsup; k++) {
+			if (d->sup[k] < 0 || d->sup[k] >= i || d->nsup > SCN_SUP_MAX) {
+				snprintf(err, errlen, "device '%s': a supplier must come earlier",
+					 d->name);
+				return -1;
+			}
+		}
+		if (d->beh.pm_wait_for < 0 || d->beh.pm_wait_for > s->ndev ||
+		    d->beh.pm_wait_for == i + 1) {
+			snprintf(err, errlen, "device '%s': pm-wait must name another device",
 				 d->name);
 			return -1;
 		}

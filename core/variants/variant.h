@@ -22,8 +22,21 @@ struct knob {
 	const char *reason;	/* one line */
 };
 
+/* Scenario features a variant's kernel has; the run leaves out the
+ * others (docs/scenario.md says what each means). */
+enum {
+	VF_LINKS = 1 << 0,		/* device links: suppliers, consumers */
+	VF_DIRECT_COMPLETE = 1 << 1,	/* rpm-suspended devices may skip */
+	VF_PM_WAIT = 1 << 2,		/* device_pm_wait_for_dev() */
+};
+
 struct pm_variant {
 	const char *name;
+	unsigned int features;
+	/* Late and early callbacks run without the device lock, relying on
+	 * no hotplug then (the tasks that do it are frozen): the window
+	 * without hotplug starts at suspend_late, not suspend_noirq. */
+	bool late_early_quiet;
 	const struct knob *knobs;
 	int nknobs;
 	/* Reset the variant's globals before a run. */
@@ -40,6 +53,9 @@ struct pm_variant {
 	void (*device_enable_async_suspend)(struct device *dev, bool enable);
 	/* A user-space write to the device's power/async attribute. */
 	ssize_t (*async_store)(struct device *dev, const char *buf, size_t n);
+	/* A driver waits for another device (VF_PM_WAIT); returns the
+	 * error the kernel's function returns. */
+	int (*device_pm_wait_for_dev)(struct device *sub, struct device *dev);
 };
 
 extern const struct pm_variant *pm_variant;	/* of the current run */
@@ -51,6 +67,7 @@ static inline bool fix_on(int knob)
 }
 
 extern const struct pm_variant variant_seed;
+extern const struct pm_variant variant_modern;
 
 const struct pm_variant *variant_find(const char *name);
 /* "seed, rwsem, ...": the names variant_find() knows, for messages. */
