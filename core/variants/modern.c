@@ -1,0 +1,760 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The modern algorithm: drivers/base/power/main.c of Linux 6.12 (Debian's
+ * linux-source-6.12 is the reference), written anew.  Function names are
+ * the kernel's, so this file reads beside that main.c; docs/model.md maps
+ * them and lists what is simplified.
+ *
+ * What is in: all eight phases and the five lists a device moves
+ * through; async processing in the six middle phases, with the async
+ * devices started up front on resume; rollback on errors in each phase;
+ * device links (suppliers waited for like parents, consumers like
+ * children); direct_complete; async_schedule_dev_nocall() with the walk
+ * running a job itself when it cannot be queued; async_error as the
+ * kernel reads and writes it; device_pm_wait_for_dev(); devices
+ * unregistered during a transition.
+ *
+ * Each kernel fix that matters to ordering or liveness is a knob, off by
+ * default: with a knob off, the code is as it was before that fix.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../check/check.h"
+#include "../device/device.h"
+#include "variant.h"
+
+enum {
+	FIX_NOCALL,
+	FIX_RESUME_DELETED,
+	FIX_ASYNC_ERROR_ONCE,
+	NR_MODERN_FIX
+};
+
+static const struct knob modern_knobs[NR_MODERN_FIX] = {
+	[FIX_NOCALL] = {
+		"nocall", "7839d0078e0d",
+		"a job that cannot be queued is run by the walk after it drops dpm_list_mtx, never inline under it",
+	},
+	[FIX_RESUME_DELETED] = {
+		"resume-deleted", "0552e05fdfea",
+		"pin the parent while waiting for it and skip a device deleted meanwhile (dpm_wait_for_superior)",
+	},
+	[FIX_ASYNC_ERROR_ONCE] = {
+		"async-error-once", "dbd4bccd9662",
+		"read and write async_error with READ_ONCE()/WRITE_ONCE(): no data race between the threads",
+	},
+};
+
+enum pm_event { PMSG_SUSPEND, PMSG_RESUME };
+
+static LIST_HEAD(dpm_list);
+static LIST_HEAD(dpm_prepared_list);
+static LIST_HEAD(dpm_suspended_list);
+static LIST_HEAD(dpm_late_early_list);
+static LIST_HEAD(dpm_noirq_list);
+static DEFINE_MUTEX(dpm_list_mtx);
+static enum pm_event pm_transition;
+static int async_error;
+
+static void modern_reset(void)
+{
+	INIT_LIST_HEAD(&dpm_list);
+	INIT_LIST_HEAD(&dpm_prepared_list);
+	INIT_LIST_HEAD(&dpm_suspended_list);
+	INIT_LIST_HEAD(&dpm_late_early_list);
+	INIT_LIST_HEAD(&dpm_noirq_list);
+	mutex_init(&dpm_list_mtx);
+	pm_transition = PMSG_SUSPEND;
+	async_error = 0;
+}
+
+/* async_error: shared by the walk and the async jobs without a lock.
+ * The accessors are scheduling points, so the det engine interleaves
+ * there. */
+static int read_async_error(void)
+{
+	eng_sched_point();
+	return fix_on(FIX_ASYNC_ERROR_ONCE) ?
+	       __atomic_load_n(&async_error, __ATOMIC_RELAXED) : async_error;
+}
+
+static void write_async_error(int error)
+{
+	if (fix_on(FIX_ASYNC_ERROR_ONCE))
+		__atomic_store_n(&async_error, error, __ATOMIC_RELAXED);
+	else
+		async_error = error;
+	if (error)
+		pr_debug("writes async_error = %d", error);
+	eng_sched_point();
+}
+
+static struct device *to_device(struct list_head *entry)
+{
+	return container_of(entry, struct device, power.entry);
+}
+
+static const char *const phase_info[NR_PHASES] = {
+	[PH_SUSPEND_LATE] = " late", [PH_SUSPEND_NOIRQ] = " noirq",
+	[PH_RESUME_NOIRQ] = " noirq", [PH_RESUME_EARLY] = " early",
+};
+
+static void pm_dev_err(struct device *dev, enum pm_phase ph, bool async,
+		       int error)
+{
+	pr_info("PM: %s: failed to %s%s%s: error %d", dev_name(dev),
+		pm_phase_is_suspend(ph) ? "suspend" : "resume",
+		async ? " async" : "", phase_info[ph] ? phase_info[ph] : "",
+		error);
+}
+
+static void dpm_show_time(ktime_t starttime, enum pm_phase ph, int error)
+{
+	ktime_t delta = ktime_sub(ktime_get(), starttime);
+	unsigned long long usecs = (unsigned long long)ktime_to_ns(delta) /
+				   NSEC_PER_USEC;
+
+	pr_info("PM: %s of devices %s after %llu.%03llu msecs",
+		pm_phase_name(ph), error ? "aborted" : "complete",
+		usecs / USEC_PER_MSEC, usecs % USEC_PER_MSEC);
+}
+
+/* ---- driver-core hooks ---- */
+
+static void modern_device_pm_init(struct device *dev)
+{
+	dev->power.is_prepared = false;
+	dev->power.is_suspended = false;
+	dev->power.is_late_suspended = false;
+	dev->power.is_noirq_suspended = false;
+	init_completion(&dev->power.completion);
+	complete_all(&dev->power.completion);
+}
+
+static void modern_device_pm_add(struct device *dev)
+{
+	mutex_lock(&dpm_list_mtx);
+	if (dev->parent && dev->parent->power.is_prepared)
+		pr_info("%s: parent %s should not be sleeping", dev_name(dev),
+			dev_name(dev->parent));
+	list_add_tail(&dev->power.entry, &dpm_list);
+	__atomic_store_n(&dev->power.in_dpm_list, true, __ATOMIC_RELAXED);
+	mutex_unlock(&dpm_list_mtx);
+}
+
+static void modern_device_pm_remove(struct device *dev)
+{
+	complete_all(&dev->power.completion);
+	mutex_lock(&dpm_list_mtx);
+	list_del_init(&dev->power.entry);
+	__atomic_store_n(&dev->power.in_dpm_list, false, __ATOMIC_RELAXED);
+	mutex_unlock(&dpm_list_mtx);
+}
+
+/* include/linux/device.h: the flag changes only outside a transition. */
+static void modern_device_enable_async_suspend(struct device *dev, bool enable)
+{
+	if (!dev->power.is_prepared)
+		dev->power.async_suspend = enable;
+}
+
+/* sysfs_streq(): equal but for one trailing newline. */
+static bool sysfs_streq(const char *buf, size_t n, const char *word)
+{
+	size_t wl = strlen(word);
+
+	if (n && buf[n - 1] == '\n')
+		n--;
+	return n == wl && !memcmp(buf, word, wl);
+}
+
+static ssize_t modern_async_store(struct device *dev, const char *buf,
+				  size_t n)
+{
+	if (sysfs_streq(buf, n, "enabled"))
+		modern_device_enable_async_suspend(dev, true);
+	else if (sysfs_streq(buf, n, "disabled"))
+		modern_device_enable_async_suspend(dev, false);
+	else
+		return -EINVAL;
+	return (ssize_t)n;
+}
+
+/* ---- waiting for other devices ---- */
+
+static bool device_pm_initialized(struct device *dev)
+{
+	return __atomic_load_n(&dev->power.in_dpm_list, __ATOMIC_RELAXED);
+}
+
+static void dpm_wait(struct device *dev, bool async)
+{
+	if (!dev)
+		return;
+	if (async || (pm_async_enabled && dev->power.async_suspend)) {
+		pr_debug("waits for %s", dev_name(dev));
+		wait_for_completion(&dev->power.completion);
+	}
+}
+
+static int dpm_wait_fn(struct device *dev, void *async_ptr)
+{
+	dpm_wait(dev, *(bool *)async_ptr);
+	return 0;
+}
+
+static void dpm_wait_for_children(struct device *dev, bool async)
+{
+	device_for_each_child(dev, &async, dpm_wait_fn);
+}
+
+static void dpm_wait_for_suppliers(struct device *dev, bool async)
+{
+	struct device_link *link;
+	int idx = device_links_read_lock();
+
+	for (int i = 0; (link = device_supplier_link(dev, i)); i++)
+		if (!device_link_dead(link))
+			dpm_wait(link->supplier, async);
+	device_links_read_unlock(idx);
+}
+
+static bool dpm_wait_for_superior(struct device *dev, bool async)
+{
+	struct device *parent;
+
+	if (!fix_on(FIX_RESUME_DELETED)) {
+		dpm_wait(dev->parent, async);
+		dpm_wait_for_suppliers(dev, async);
+		return true;
+	}
+	mutex_lock(&dpm_list_mtx);
+	if (!device_pm_initialized(dev)) {
+		mutex_unlock(&dpm_list_mtx);
+		return false;
+	}
+	parent = get_device(dev->parent);
+	mutex_unlock(&dpm_list_mtx);
+	dpm_wait(parent, async);
+	put_device(parent);
+	dpm_wait_for_suppliers(dev, async);
+	return device_pm_initialized(dev);
+}
+
+static void dpm_wait_for_consumers(struct device *dev, bool async)
+{
+	struct device_link *link;
+	int idx = device_links_read_lock();
+
+	for (int i = 0; (link = device_consumer_link(dev, i)); i++)
+		if (!device_link_dead(link))
+			dpm_wait(link->consumer, async);
+	device_links_read_unlock(idx);
+}
+
+static void dpm_wait_for_subordinate(struct device *dev, bool async)
+{
+	dpm_wait_for_children(dev, async);
+	dpm_wait_for_consumers(dev, async);
+}
+
+static int modern_device_pm_wait_for_dev(struct device *sub, struct device *dev)
+{
+	dpm_wait(dev, sub->power.async_suspend);
+	return read_async_error();
+}
+
+/* ---- starting async work ---- */
+
+static bool is_async(struct device *dev)
+{
+	return dev->power.async_suspend && pm_async_enabled &&
+	       !pm_trace_is_enabled();
+}
+
+/*
+ * Start dev's processing as an async job, or return false so the caller
+ * runs it.  The walks call this holding dpm_list_mtx.  Before the fix a
+ * job that found no memory ran right here, inline, still under the
+ * mutex.
+ */
+static bool dpm_async_fn(struct device *dev, async_func_t func)
+{
+	reinit_completion(&dev->power.completion);
+	if (is_async(dev)) {
+		dev->power.async_in_progress = true;
+		get_device(dev);
+		if (!fix_on(FIX_NOCALL)) {
+			async_schedule(func, dev);
+			return true;
+		}
+		if (async_schedule_dev_nocall(func, dev))
+			return true;
+		put_device(dev);
+	}
+	/* Not queued, so func is not running: no race on the flag. */
+	dev->power.async_in_progress = false;
+	return false;
+}
+
+/* ---- resume ---- */
+
+static void device_resume_noirq(struct device *dev, bool async)
+{
+	int error = 0;
+
+	if (dev->power.direct_complete || !dev->power.is_noirq_suspended)
+		goto Out;
+	if (!dpm_wait_for_superior(dev, async))
+		goto Out;
+	error = dpm_run_callback(dev, PH_RESUME_NOIRQ);
+	dev->power.is_noirq_suspended = false;
+Out:
+	complete_all(&dev->power.completion);
+	if (error) {
+		write_async_error(error);
+		pm_dev_err(dev, PH_RESUME_NOIRQ, async, error);
+	}
+}
+
+static void device_resume_early(struct device *dev, bool async)
+{
+	int error = 0;
+
+	if (dev->power.direct_complete || !dev->power.is_late_suspended)
+		goto Out;
+	if (!dpm_wait_for_superior(dev, async))
+		goto Out;
+	error = dpm_run_callback(dev, PH_RESUME_EARLY);
+	dev->power.is_late_suspended = false;
+Out:
+	complete_all(&dev->power.completion);
+	if (error) {
+		write_async_error(error);
+		pm_dev_err(dev, PH_RESUME_EARLY, async, error);
+	}
+}
+
+static void device_resume(struct device *dev, bool async)
+{
+	int error = 0;
+
+	if (!dev->power.is_suspended)
+		goto Complete;
+	dev->power.is_suspended = false;
+	if (dev->power.direct_complete) {
+		check_direct_resume(dev->id);
+		goto Complete;
+	}
+	if (!dpm_wait_for_superior(dev, async))
+		goto Complete;
+	down(&dev->sem);
+	/* New children may be registered below a resumed device. */
+	dev->power.is_prepared = false;
+	error = dpm_run_callback(dev, PH_RESUME);
+	up(&dev->sem);
+Complete:
+	complete_all(&dev->power.completion);
+	if (error) {
+		write_async_error(error);
+		pm_dev_err(dev, PH_RESUME, async, error);
+	}
+}
+
+static void async_resume_noirq(void *data, async_cookie_t cookie)
+{
+	(void)cookie;
+	device_resume_noirq(data, true);
+	put_device(data);
+}
+
+static void async_resume_early(void *data, async_cookie_t cookie)
+{
+	(void)cookie;
+	device_resume_early(data, true);
+	put_device(data);
+}
+
+static void async_resume(void *data, async_cookie_t cookie)
+{
+	(void)cookie;
+	device_resume(data, true);
+	put_device(data);
+}
+
+/*
+ * The resume walks (dpm_noirq_resume_devices, dpm_resume_early,
+ * dpm_resume): start every async device up front, then take the list in
+ * order, moving each device on and running the ones not started.
+ */
+static void dpm_resume_list(enum pm_phase ph, struct list_head *from,
+			    struct list_head *to, async_func_t func,
+			    void (*resume_one)(struct device *dev, bool async))
+{
+	struct device *dev;
+	ktime_t starttime = ktime_get();
+
+	check_phase_begin(ph);
+	write_async_error(0);
+	pm_transition = PMSG_RESUME;
+	mutex_lock(&dpm_list_mtx);
+	list_for_each_entry(dev, from, power.entry)
+		dpm_async_fn(dev, func);
+	while (!list_empty(from)) {
+		dev = to_device(from->next);
+		list_move_tail(&dev->power.entry, to);
+		if (!dev->power.async_in_progress) {
+			get_device(dev);
+			mutex_unlock(&dpm_list_mtx);
+			resume_one(dev, false);
+			put_device(dev);
+			mutex_lock(&dpm_list_mtx);
+		}
+	}
+	mutex_unlock(&dpm_list_mtx);
+	async_synchronize_full();
+	check_phase_end(ph);
+	dpm_show_time(starttime, ph, 0);
+}
+
+static void dpm_resume_noirq(void)
+{
+	dpm_resume_list(PH_RESUME_NOIRQ, &dpm_noirq_list, &dpm_late_early_list,
+			async_resume_noirq, device_resume_noirq);
+}
+
+static void dpm_resume_early(void)
+{
+	dpm_resume_list(PH_RESUME_EARLY, &dpm_late_early_list,
+			&dpm_suspended_list, async_resume_early,
+			device_resume_early);
+}
+
+static void dpm_resume(void)
+{
+	dpm_resume_list(PH_RESUME, &dpm_suspended_list, &dpm_prepared_list,
+			async_resume, device_resume);
+}
+
+static void device_complete(struct device *dev)
+{
+	down(&dev->sem);
+	dpm_run_callback(dev, PH_COMPLETE);
+	up(&dev->sem);
+}
+
+static void dpm_complete(void)
+{
+	LIST_HEAD(list);
+
+	check_phase_begin(PH_COMPLETE);
+	mutex_lock(&dpm_list_mtx);
+	while (!list_empty(&dpm_prepared_list)) {
+		struct device *dev = to_device(dpm_prepared_list.prev);
+
+		get_device(dev);
+		dev->power.is_prepared = false;
+		list_move(&dev->power.entry, &list);
+		mutex_unlock(&dpm_list_mtx);
+		device_complete(dev);
+		put_device(dev);
+		mutex_lock(&dpm_list_mtx);
+	}
+	list_splice(&list, &dpm_list);
+	mutex_unlock(&dpm_list_mtx);
+	check_phase_end(PH_COMPLETE);
+}
+
+static void dpm_resume_end(void)
+{
+	dpm_resume();
+	dpm_complete();
+}
+
+/* ---- suspend ---- */
+
+static void dpm_clear_superiors_direct_complete(struct device *dev)
+{
+	struct device_link *link;
+	int idx;
+
+	/* Under the superior's power.lock in the kernel. */
+	if (dev->parent)
+		__atomic_store_n(&dev->parent->power.direct_complete, false,
+				 __ATOMIC_RELAXED);
+	idx = device_links_read_lock();
+	for (int i = 0; (link = device_supplier_link(dev, i)); i++)
+		__atomic_store_n(&link->supplier->power.direct_complete, false,
+				 __ATOMIC_RELAXED);
+	device_links_read_unlock(idx);
+}
+
+static int device_suspend_noirq(struct device *dev, bool async)
+{
+	int error = 0;
+
+	dpm_wait_for_subordinate(dev, async);
+	if (read_async_error())
+		goto Complete;
+	if (dev->power.direct_complete)
+		goto Complete;
+	error = dpm_run_callback(dev, PH_SUSPEND_NOIRQ);
+	if (error) {
+		write_async_error(error);
+		pm_dev_err(dev, PH_SUSPEND_NOIRQ, async, error);
+		goto Complete;
+	}
+	dev->power.is_noirq_suspended = true;
+Complete:
+	complete_all(&dev->power.completion);
+	return error;
+}
+
+static int device_suspend_late(struct device *dev, bool async)
+{
+	int error = 0;
+
+	dpm_wait_for_subordinate(dev, async);
+	if (read_async_error())
+		goto Complete;
+	if (dev->power.direct_complete)
+		goto Complete;
+	error = dpm_run_callback(dev, PH_SUSPEND_LATE);
+	if (error) {
+		write_async_error(error);
+		pm_dev_err(dev, PH_SUSPEND_LATE, async, error);
+		goto Complete;
+	}
+	dev->power.is_late_suspended = true;
+Complete:
+	complete_all(&dev->power.completion);
+	return error;
+}
+
+static int device_suspend(struct device *dev, bool async)
+{
+	int error = 0;
+
+	dpm_wait_for_subordinate(dev, async);
+	if (read_async_error()) {
+		dev->power.direct_complete = false;
+		goto Complete;
+	}
+	if (__atomic_load_n(&dev->power.direct_complete, __ATOMIC_RELAXED)) {
+		/* pm_runtime_status_suspended(): the scenario's state. */
+		if (dev->beh.rpm_suspended) {
+			check_direct_complete(dev->id);
+			dev->power.is_suspended = true;
+			goto Complete;
+		}
+		dev->power.direct_complete = false;
+	}
+	down(&dev->sem);
+	error = dpm_run_callback(dev, PH_SUSPEND);
+	if (!error) {
+		dev->power.is_suspended = true;
+		dpm_clear_superiors_direct_complete(dev);
+	}
+	up(&dev->sem);
+Complete:
+	if (error) {
+		write_async_error(error);
+		pm_dev_err(dev, PH_SUSPEND, async, error);
+	}
+	complete_all(&dev->power.completion);
+	return error;
+}
+
+static void async_suspend_noirq(void *data, async_cookie_t cookie)
+{
+	(void)cookie;
+	device_suspend_noirq(data, true);
+	put_device(data);
+}
+
+static void async_suspend_late(void *data, async_cookie_t cookie)
+{
+	(void)cookie;
+	device_suspend_late(data, true);
+	put_device(data);
+}
+
+static void async_suspend(void *data, async_cookie_t cookie)
+{
+	(void)cookie;
+	device_suspend(data, true);
+	put_device(data);
+}
+
+/*
+ * The suspend walks (dpm_suspend, dpm_suspend_late,
+ * dpm_noirq_suspend_devices): take the list from its end (children
+ * first), moving each device on; start it async or run it; stop at the
+ * first error the walk sees.  Returns the phase's error.
+ */
+static int dpm_suspend_list(enum pm_phase ph, struct list_head *from,
+			    struct list_head *to, async_func_t func,
+			    int (*suspend_one)(struct device *dev, bool async))
+{
+	ktime_t starttime = ktime_get();
+	int error = 0;
+
+	check_phase_begin(ph);
+	pm_transition = PMSG_SUSPEND;
+	write_async_error(0);
+	mutex_lock(&dpm_list_mtx);
+	while (!list_empty(from)) {
+		struct device *dev = to_device(from->prev);
+
+		list_move(&dev->power.entry, to);
+		if (dpm_async_fn(dev, func))
+			continue;
+		get_device(dev);
+		mutex_unlock(&dpm_list_mtx);
+		error = suspend_one(dev, false);
+		put_device(dev);
+		mutex_lock(&dpm_list_mtx);
+		if (error || read_async_error())
+			break;
+	}
+	mutex_unlock(&dpm_list_mtx);
+	async_synchronize_full();
+	if (!error)
+		error = read_async_error();
+	check_phase_end(ph);
+	dpm_show_time(starttime, ph, error);
+	return error;
+}
+
+static int dpm_suspend(void)
+{
+	return dpm_suspend_list(PH_SUSPEND, &dpm_prepared_list,
+				&dpm_suspended_list, async_suspend,
+				device_suspend);
+}
+
+static int dpm_suspend_late(void)
+{
+	int error = dpm_suspend_list(PH_SUSPEND_LATE, &dpm_suspended_list,
+				     &dpm_late_early_list, async_suspend_late,
+				     device_suspend_late);
+
+	if (error)
+		dpm_resume_early();
+	return error;
+}
+
+static int dpm_suspend_noirq(void)
+{
+	int error = dpm_suspend_list(PH_SUSPEND_NOIRQ, &dpm_late_early_list,
+				     &dpm_noirq_list, async_suspend_noirq,
+				     device_suspend_noirq);
+
+	if (error)
+		dpm_resume_noirq();
+	return error;
+}
+
+static int device_prepare(struct device *dev)
+{
+	int ret;
+
+	down(&dev->sem);
+	ret = dpm_run_callback(dev, PH_PREPARE);
+	/* A runtime-suspended device's driver says it may stay so. */
+	if (!ret && dev->driver && dev->beh.rpm_suspended)
+		ret = 1;
+	up(&dev->sem);
+	if (ret < 0)
+		return ret;
+	__atomic_store_n(&dev->power.direct_complete, ret > 0, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int dpm_prepare(void)
+{
+	int error = 0;
+
+	check_phase_begin(PH_PREPARE);
+	mutex_lock(&dpm_list_mtx);
+	while (!list_empty(&dpm_list) && !error) {
+		struct device *dev = to_device(dpm_list.next);
+
+		get_device(dev);
+		mutex_unlock(&dpm_list_mtx);
+		error = device_prepare(dev);
+		mutex_lock(&dpm_list_mtx);
+		if (!error) {
+			dev->power.is_prepared = true;
+			if (!list_empty(&dev->power.entry))
+				list_move_tail(&dev->power.entry,
+					       &dpm_prepared_list);
+		} else if (error == -EAGAIN) {
+			error = 0;
+		} else {
+			pr_info("%s: not prepared for power transition: code %d",
+				dev_name(dev), error);
+		}
+		mutex_unlock(&dpm_list_mtx);
+		put_device(dev);
+		mutex_lock(&dpm_list_mtx);
+	}
+	mutex_unlock(&dpm_list_mtx);
+	check_phase_end(PH_PREPARE);
+	return error;
+}
+
+static int dpm_suspend_start(void)
+{
+	int error = dpm_prepare();
+
+	if (!error)
+		error = dpm_suspend();
+	return error;
+}
+
+/* kernel/power/suspend.c: suspend_devices_and_enter() and
+ * suspend_enter(), the device part. */
+static int modern_suspend_resume(void)
+{
+	int error = dpm_suspend_start();
+
+	if (error) {
+		pr_info("PM: Some devices failed to suspend, or early wake event detected");
+		goto Resume_devices;
+	}
+	error = dpm_suspend_late();
+	if (error) {
+		pr_info("PM: late suspend of devices failed");
+		goto Resume_devices;
+	}
+	error = dpm_suspend_noirq();
+	if (error) {
+		pr_info("PM: noirq suspend of devices failed");
+		goto Devices_early_resume;
+	}
+	/* The system sleeps here. */
+	dpm_resume_noirq();
+Devices_early_resume:
+	dpm_resume_early();
+Resume_devices:
+	dpm_resume_end();
+	return error;
+}
+
+const struct pm_variant variant_modern = {
+	.name = "modern",
+	.features = VF_LINKS | VF_DIRECT_COMPLETE | VF_PM_WAIT,
+	.late_early_quiet = true,
+	.knobs = modern_knobs,
+	.nknobs = NR_MODERN_FIX,
+	.reset = modern_reset,
+	.device_pm_init = modern_device_pm_init,
+	.device_pm_add = modern_device_pm_add,
+	.device_pm_remove = modern_device_pm_remove,
+	.suspend_resume = modern_suspend_resume,
+	.device_enable_async_suspend = modern_device_enable_async_suspend,
+	.async_store = modern_async_store,
+	.device_pm_wait_for_dev = modern_device_pm_wait_for_dev,
+};

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The modern variant (core/variants/modern.c): device links, direct
+ * complete, device_pm_wait_for_dev(), the late and noirq phases with
+ * their rollback, async_schedule_dev_nocall(), sysfs_streq().  Each
+ * scenario is built so that the kernel rule it checks, if the model
+ * broke it, would show as a violation or a different log.
+ */
+#include "expect.h"
+#include "run_text.h"
+
+static struct run_result r;
+
+static int run_text(const char *body, const char *fix)
+{
+	static char t[4096];
+
+	snprintf(t, sizeof(t), "dpmfuzz-scenario 1\nvariant modern\n%s", body);
+	return run_scenario_text(t, fix, true, &r);
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* A supplier suspends after its consumer and resumes before it, though
+ * neither is the other's ancestor: the async jobs, if they did not wait
+ * through the link, would run the supplier first on suspend (it has no
+ * delay) and the consumer first on resume. */
+static void test_links(void)
+{
+	static const char t[] =
+		"device sup async\n"
+		"device con async supplier=sup suspend=1000us resume=0us\n"
+		"device other async\n";
+	static const char slow_sup[] =
+		"device sup async resume=1000us\n"
+		"device con async supplier=sup\n";
+
+	EXPECT_EQ(run_text(t, "all"), -1);
+	EXPECT_EQ(count(dpm_log_text(), "waits for con"), 3);
+	EXPECT_EQ(run_text(slow_sup, "all"), -1);
+	EXPECT_EQ(count(dpm_log_text(), "waits for sup"), 3);
+	/* The seed has no device links: the same text runs without them. */
+	static const char seed[] =
+		"dpmfuzz-scenario 1\n"
+		"device sup async\n"
+		"device con async supplier=sup suspend=1000us\n";
+
+	EXPECT_EQ(run_scenario_text(seed, "all", true, &r), -1);
+	EXPECT_EQ(count(dpm_log_text(), "device link"), 0);
+}
+
+/* direct_complete: a runtime-suspended subtree skips every callback but
+ * prepare and complete; a runtime-suspended parent with an active child
+ * cannot be (runtime PM would not have suspended it) and runs them. */
+static void test_direct_complete(void)
+{
+	static const char t[] =
+		"device root\n"
+		"device p parent=root rpm-suspended async\n"
+		"device c parent=p rpm-suspended\n"
+		"device q parent=root rpm-suspended\n"
+		"device busy parent=q\n";
+
+	EXPECT_EQ(run_text(t, "all"), -1);
+	const char *log = dpm_log_text();
+
+	EXPECT_EQ(count(log, "direct-complete: stays runtime-suspended"), 2);
+	EXPECT_EQ(count(log, "direct-complete: leaves runtime suspend"), 2);
+	EXPECT_EQ(count(log, "calling  p+ [suspend"), 0);
+	EXPECT_EQ(count(log, "calling  c+ [resume"), 0);
+	EXPECT_EQ(count(log, "calling  p+ [complete]"), 1);
+	/* q has an active child: every phase runs for it. */
+	for (int ph = PH_SUSPEND; ph < PH_COMPLETE; ph++) {
+		char w[64];
+
+		snprintf(w, sizeof(w), "calling  q+ [%s]", pm_phase_name(ph));
+		EXPECT_EQ(count(log, w), 1);
+	}
+	/* Two cycles: the state is set up anew each time. */
+	static char two[512];
+
+	snprintf(two, sizeof(two), "cycles 2\n%s", t);
+	EXPECT_EQ(run_text(two, "all"), -1);
+	EXPECT_EQ(count(dpm_log_text(), "direct-complete: stays runtime-suspended"), 4);
+}
+
+/* device_pm_wait_for_dev(): a resume callback waiting for an earlier
+ * unrelated device returns after it has resumed; a suspend callback
+ * waiting for a later one, after it has suspended. */
+static void test_pm_wait(void)
+{
+	static const char resume_wait[] =
+		"device a async resume=2000us\n"
+		"device e async pm-wait=a\n";
+	static const char suspend_wait[] =
+		"device d async pm-wait=z\n"
+		"device z async suspend=2000us\n";
+
+	EXPECT_EQ(run_text(resume_wait, "all"), -1);
+	EXPECT_CONTAINS(dpm_log_text(), "async/");
+	EXPECT_EQ(run_text(suspend_wait, "all"), -1);
+	/* The callback returns what device_pm_wait_for_dev() does: the
+	 * async_error of a failed suspend. */
+	static const char failing[] =
+		"device d async pm-wait=z\n"
+		"device z async suspend=2000us err=suspend:-5\n";
+
+	EXPECT_EQ(run_text(failing, "all"), -1);
+	EXPECT_EQ(r.errors[0], -5);
+}
+
+/* Errors in the late and noirq phases roll back exactly what was done. */
+static void test_late_noirq_errors(void)
+{
+	static const char late[] =
+		"device a async\n"
+		"device b parent=a async err=suspend_late:-16\n"
+		"device c parent=a\n";
+	static const char noirq[] =
+		"device a async\n"
+		"device b parent=a err=suspend_noirq:-5\n"
+		"device c parent=a\n";
+
+	EXPECT_EQ(run_text(late, "all"), -1);
+	EXPECT_EQ(r.errors[0], -16);
+	EXPECT_EQ(count(dpm_log_text(), "[resume_early]"), 2 * 1);
+	EXPECT_EQ(count(dpm_log_text(), "[suspend_noirq]"), 0);
+	EXPECT_EQ(run_text(noirq, "all"), -1);
+	EXPECT_EQ(r.errors[0], -5);
+	/* c suspended noirq (it comes after b in the list) and resumes. */
+	EXPECT_EQ(count(dpm_log_text(), "calling  c+ [resume_noirq]"), 1);
+	EXPECT_EQ(count(dpm_log_text(), "calling  a+ [suspend_noirq]"), 0);
+	EXPECT_EQ(count(dpm_log_text(), "calling  a+ [resume_early]"), 1);
+}
+
+/* A job that cannot be queued: with the fix the walk runs it after
+ * dropping dpm_list_mtx; before it, inline under the mutex. */
+static void test_nocall(void)
+{
+	static const char t[] = "inline_every 1\ndevice a async\ndevice b parent=a async\n";
+
+	EXPECT_EQ(run_text(t, "all"), -1);
+	EXPECT_EQ(count(dpm_log_text(), "async/"), 0);
+	EXPECT_EQ(run_text(t, "resume-deleted,async-error-once"), INV_LIVENESS);
+	EXPECT_CONTAINS(r.msg, "it holds itself");
+}
+
+/* sysfs_streq(): one trailing newline, nothing after it. */
+static void test_async_attr(void)
+{
+	static const char t[] =
+		"cycles 3\ndevice a\n"
+		"action async a \"enabled\\n\" before-cycle=1\n"
+		"action async a \"disabled\\nx\" before-cycle=2\n";
+
+	EXPECT_EQ(run_text(t, "all"), -1);
+	EXPECT_CONTAINS(dpm_log_text(), "echo > a/power/async: 8");
+	EXPECT_CONTAINS(dpm_log_text(), "echo > a/power/async: -22");
+	/* Async in cycles 1 and 2 (the bad write changed nothing): a job
+	 * in each of the six middle phases, twice, two log lines each. */
+	EXPECT_EQ(count(dpm_log_text(), "async/"), 2 * 6 * 2);
+}
+
+int main(void)
+{
+	test_links();
+	test_direct_complete();
+	test_pm_wait();
+	test_late_noirq_errors();
+	test_nocall();
+	test_async_attr();
+	return test_summary("test_modern");
+}
