@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fuzz_diff: differential fuzzing.  One scenario, restricted to what the
+ * variants share, runs on the seed, the modern algorithm (and every
+ * other variant in the table), each with every fix on, and what a user
+ * can observe is compared:
+ *   - every variant satisfies the oracle;
+ *   - without errors and removals, every device runs each phase the seed
+ *     has exactly once per cycle, and every cycle reports 0;
+ *   - with one failing callback and no removals, every variant reports
+ *     that error for the first cycle.
+ * A difference aborts with both outcomes and the scenario as text.
+ *
+ * What the variants do not share is left out first (docs/fuzzing.md,
+ * "fuzz_diff allow-list", says why each is an intended difference):
+ *   A1 device links, rpm-suspended devices and pm-waits: modern only;
+ *   A2 late and early callbacks: the seed has no such phases, so their
+ *      durations and errors are dropped;
+ *   A3 power/async writes the seed's parser and sysfs_streq() judge
+ *      differently (text after the newline) are dropped.
+ * Input: the bytes of fuzz_seed (core/scenario/decode.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/run.h"
+#include "scenario/limits.h"
+
+static struct scn_limits limits;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	limits = fuzz_limits_from_env();
+	return 0;
+}
+
+/* The seed's reading of power/async (up to the first newline) and
+ * sysfs_streq() (one trailing newline) agree on this text. */
+static bool attr_agrees(const struct scn_action *a)
+{
+	const char *nl = memchr(a->attr, '\n', (size_t)a->attr_len);
+	int upto = nl ? (int)(nl - a->attr) : a->attr_len;
+	int strip = a->attr_len && a->attr[a->attr_len - 1] == '\n' ?
+		    a->attr_len - 1 : a->attr_len;
+
+	return upto == strip;
+}
+
+static void restrict_to_shared(struct scenario *s)
+{
+	for (int i = 0; i < s->ndev; i++) {
+		struct scn_device *d = &s->dev[i];
+
+		d->nsup = 0;				/* A1 */
+		d->beh.rpm_suspended = false;
+		d->beh.pm_wait_for = 0;
+		for (int p = PH_SUSPEND_LATE; p <= PH_RESUME_EARLY; p++)
+			if (p == PH_SUSPEND_LATE || p == PH_RESUME_EARLY) {
+				d->beh.dur_us[p] = 0;	/* A2 */
+				d->beh.err[p] = 0;
+			}
+	}
+	int n = 0;
+
+	for (int a = 0; a < s->nact; a++)
+		if (s->act[a].kind != ACT_ASYNC_ATTR || attr_agrees(&s->act[a]))
+			s->act[n++] = s->act[a];	/* A3 */
+	s->nact = n;
+}
+
+struct outcome {
+	int errors[4];
+	/* callbacks that ended, per device and phase */
+	unsigned short *ran;
+};
+
+static void observe(const struct scenario *s, const struct pm_variant *v,
+		    struct outcome *out)
+{
+	static struct run_result r;
+	struct run_opts o = { .variant = v, .log = true };
+
+	o.fixes = v->nknobs >= 64 ? ~0ULL : (1ULL << v->nknobs) - 1;
+	dpm_run(s, &o, &r);
+	if (r.violated) {
+		fprintf(stderr, "dpmfuzz: fuzz_diff: variant %s violates on the shared scenario\n",
+			v->name);
+		dpm_report(s, &o, stderr, 80, NULL);
+		fprintf(stderr, "--- reproduce: dpmrepro --variant %s --fix all CRASH-FILE (after fuzz_diff's restriction: the scenario above)\n",
+			v->name);
+		abort();
+	}
+	memcpy(out->errors, r.errors, sizeof(out->errors));
+	int n;
+	const struct tev *ev = run_events(&n);
+
+	memset(out->ran, 0, sizeof(*out->ran) * (size_t)s->ndev * NR_PHASES);
+	for (int i = 0; i < n; i++)
+		if (ev[i].kind == TEV_END && ev[i].dev >= 0 &&
+		    ev[i].dev < s->ndev)
+			out->ran[ev[i].dev * NR_PHASES + ev[i].phase]++;
+}
+
+static bool seed_phase(int p)
+{
+	return p != PH_SUSPEND_LATE && p != PH_RESUME_EARLY;
+}
+
+static void differ(const struct scenario *s, const char *a, const char *b,
+		   const char *what)
+{
+	char *text = scenario_print(s);
+
+	fprintf(stderr, "dpmfuzz: fuzz_diff: %s and %s differ: %s\n--- scenario (shared part):\n%s",
+		a, b, what, text);
+	free(text);
+	abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct scenario s;
+
+	scenario_decode(data, size, &limits, &s);
+	restrict_to_shared(&s);
+
+	bool removals = false;
+	int nerr = 0, err = 0;
+
+	for (int a = 0; a < s.nact; a++)
+		removals |= s.act[a].kind == ACT_UNREGISTER;
+	for (int i = 0; i < s.ndev; i++) {
+		removals |= s.dev[i].beh.remove_phase >= 0;
+		for (int p = 0; p < NR_PHASES; p++)
+			if (s.dev[i].beh.err[p] && pm_phase_is_suspend(p)) {
+				nerr++;
+				err = s.dev[i].beh.err[p];
+			}
+	}
+	struct outcome base, other;
+	const struct pm_variant *seed = variant_find("seed");
+
+	base.ran = calloc((size_t)s.ndev * NR_PHASES, sizeof(*base.ran));
+	other.ran = calloc((size_t)s.ndev * NR_PHASES, sizeof(*other.ran));
+	if (!base.ran || !other.ran)
+		abort();
+	observe(&s, seed, &base);
+	for (const char *const *name = (const char *const[]){ "modern", "rwsem", NULL };
+	     *name; name++) {
+		const struct pm_variant *v = variant_find(*name);
+		char what[256];
+
+		if (!v)
+			continue;
+		observe(&s, v, &other);
+		int cycles = s.cycles < 4 ? s.cycles : 4;
+
+		if (!removals && !nerr) {
+			for (int c = 0; c < cycles; c++)
+				if (base.errors[c] || other.errors[c]) {
+					snprintf(what, sizeof(what),
+						 "cycle %d reported %d and %d with no failing callback",
+						 c, base.errors[c], other.errors[c]);
+					differ(&s, seed->name, v->name, what);
+				}
+			for (int i = 0; i < s.ndev; i++)
+				for (int p = 0; p < NR_PHASES; p++) {
+					int k = i * NR_PHASES + p;
+
+					if (!seed_phase(p) || base.ran[k] == other.ran[k])
+						continue;
+					snprintf(what, sizeof(what),
+						 "'%s' ran %s %u and %u times",
+						 s.dev[i].name, pm_phase_name(p),
+						 base.ran[k], other.ran[k]);
+					differ(&s, seed->name, v->name, what);
+				}
+		}
+		if (!removals && nerr == 1 &&
+		    (base.errors[0] != err || other.errors[0] != err)) {
+			snprintf(what, sizeof(what),
+				 "the one failing callback returns %d; cycle 0 reported %d and %d",
+				 err, base.errors[0], other.errors[0]);
+			differ(&s, seed->name, v->name, what);
+		}
+	}
+	free(base.ran);
+	free(other.ran);
+	scenario_free(&s);
+	return 0;
+}
