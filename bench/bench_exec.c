@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_exec: unknown knob '%.*s'\n", (int)badlen, bad);
 		return 2;
 	}
-	struct scn_limits lim = { maxdev, 4, 3 };
+	struct scn_limits lim = { maxdev, 4, 3, false };
 	static struct run_result r;
 	uint8_t buf[512];
 	long violations = 0;

@@ -17,7 +17,11 @@
  *   A2 late and early callbacks: the seed has no such phases, so their
  *      durations and errors are dropped;
  *   A3 power/async writes the seed's parser and sysfs_streq() judge
- *      differently (text after the newline) are dropped.
+ *      differently (text after the newline) are dropped;
+ *   A4 modern with async-early runs without a worker limit (it can
+ *      deadlock under one: docs/findings.md#modern-3).
+ * Configurations: seed all, modern all (6.12), modern all,async-early
+ * (6.16+), rwsem all.
  * Input: the bytes of fuzz_seed (core/scenario/decode.c).
  */
 #include <stdio.h>
@@ -78,19 +82,21 @@ struct outcome {
 };
 
 static void observe(const struct scenario *s, const struct pm_variant *v,
-		    struct outcome *out)
+		    const char *fixes, struct outcome *out)
 {
 	static struct run_result r;
 	struct run_opts o = { .variant = v, .log = true };
+	const char *bad;
+	size_t bl;
 
-	o.fixes = v->nknobs >= 64 ? ~0ULL : (1ULL << v->nknobs) - 1;
+	if (knobs_parse(v, fixes, &o.fixes, &bad, &bl))
+		abort();
 	dpm_run(s, &o, &r);
 	if (r.violated) {
-		fprintf(stderr, "dpmfuzz: fuzz_diff: variant %s violates on the shared scenario\n",
-			v->name);
+		fprintf(stderr, "dpmfuzz: fuzz_diff: variant %s (fixes %s) violates on the shared scenario\n",
+			v->name, fixes);
 		dpm_report(s, &o, stderr, 80, NULL);
-		fprintf(stderr, "--- reproduce: dpmrepro --variant %s --fix all CRASH-FILE (after fuzz_diff's restriction: the scenario above)\n",
-			v->name);
+		fprintf(stderr, "--- reproduce: dpmrepro FILE, FILE holding the scenario above\n");
 		abort();
 	}
 	memcpy(out->errors, r.errors, sizeof(out->errors));
@@ -147,15 +153,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	other.ran = calloc((size_t)s.ndev * NR_PHASES, sizeof(*other.ran));
 	if (!base.ran || !other.ran)
 		abort();
-	observe(&s, seed, &base);
-	for (const char *const *name = (const char *const[]){ "modern", "rwsem", NULL };
-	     *name; name++) {
-		const struct pm_variant *v = variant_find(*name);
+	observe(&s, seed, "all", &base);
+	static const struct { const char *variant, *fixes; } cfgs[] = {
+		{ "modern", "all" },
+		{ "modern", "all,async-early" },
+		{ "rwsem", "all" },
+	};
+	for (size_t c = 0; c < sizeof(cfgs) / sizeof(cfgs[0]); c++) {
+		const struct pm_variant *v = variant_find(cfgs[c].variant);
 		char what[256];
 
 		if (!v)
 			continue;
-		observe(&s, v, &other);
+		/* A4: async-early deadlocks under a small worker limit
+		 * (docs/findings.md#modern-3); compared without one. */
+		unsigned int wl = s.worker_limit;
+
+		if (strstr(cfgs[c].fixes, "async-early"))
+			s.worker_limit = 0;
+		observe(&s, v, cfgs[c].fixes, &other);
+		s.worker_limit = wl;
 		int cycles = s.cycles < 4 ? s.cycles : 4;
 
 		if (!removals && !nerr) {

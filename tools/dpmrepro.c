@@ -377,8 +377,21 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		struct run_opts all = o;
+		uint64_t features = 0;
 
-		all.fixes = pick_fixes(o.variant, "all");
+		for (int k = 0; k < o.variant->nknobs; k++)
+			if (o.variant->knobs[k].feature)
+				features |= 1ULL << k;
+		/* Every fix, and the newer schemes the file runs. */
+		all.fixes = pick_fixes(o.variant, "all") | (o.fixes & features);
+		if (all.fixes == o.fixes) {
+			/* Every fix on already: a finding no fix addresses. */
+			printf(want_clean ? "%s: %s as expected, every fix on\n" :
+			       "%s: %s as expected (a finding with every fix on: docs/findings.md)\n",
+			       path, got);
+			scenario_free(&s);
+			return 0;
+		}
 		dpm_run(&s, &all, &r);
 		if (r.violated) {
 			printf("%s: with every fix on, expected clean, got %s\n",

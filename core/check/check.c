@@ -45,6 +45,7 @@ struct dstate {
 	bool freed;
 	bool prepared;
 	bool dc;
+	unsigned int handled;	/* phases that took it in hand */
 	int busy;		/* phase of the running callback, or -1 */
 	unsigned int ran;	/* phases whose callback ran this transition */
 };
@@ -201,6 +202,7 @@ static void do_check_transition_begin(void)
 	first_fail_dev = -1;
 	for (int i = 0; i < cfg.ndev; i++) {
 		st[i].ran = 0;
+		st[i].handled = 0;
 		st[i].dc = false;
 	}
 }
@@ -589,6 +591,22 @@ void check_direct_resume(int dev)
 	quiet_unlock(&oracle_lk);
 }
 
+static void do_check_device_handled(int dev, enum pm_phase p)
+{
+	if (st[dev].handled & (1u << p))
+		check_fail(INV_ONCE,
+			   "the PM core took '%s' in hand twice in %s (two jobs, or a job and the walk): its %s work, runtime PM included, runs twice",
+			   nm(dev), pm_phase_name(p), pm_phase_name(p));
+	st[dev].handled |= 1u << p;
+}
+
+void check_device_handled(int dev, enum pm_phase p)
+{
+	quiet_lock(&oracle_lk);
+	do_check_device_handled(dev, p);
+	quiet_unlock(&oracle_lk);
+}
+
 void check_device_freed(int dev)
 {
 	quiet_lock(&oracle_lk);
@@ -624,9 +642,11 @@ void check_explain(int dev, char *buf, size_t n)
 	} else if (!(s->ran & (1u << PH_SUSPEND)) && suspend_failed &&
 		   first_fail_dev >= 0) {
 		int at = snprintf(buf, n,
-				  "'%s' was never visited by the suspend walk: suspend stopped at '%s' (its %s returned %d), so nobody resumes it",
+				  "'%s' was never visited by the suspend walk: suspend stopped at '%s' (its %s returned %d), so nobody %s it",
 				  nm(dev), nm(first_fail_dev),
-				  pm_phase_name(first_fail_phase), first_fail_err);
+				  pm_phase_name(first_fail_phase), first_fail_err,
+				  phase_active >= 0 && pm_phase_is_suspend(phase_active) ?
+				  "completes" : "resumes");
 		const char *sep = "; its suspended children wait to resume: ";
 
 		for (int k = child_start[dev]; k < child_start[dev + 1]; k++) {

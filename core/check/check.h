@@ -72,6 +72,9 @@ void check_device_gone(int dev);
  * suspend phases (skip), and leaves that state in resume (resume). */
 void check_direct_complete(int dev);
 void check_direct_resume(int dev);
+/* The PM core takes dev in hand in phase p (its device function starts,
+ * whether or not a callback runs): at most once per phase. */
+void check_device_handled(int dev, enum pm_phase p);
 /* Told when the window without hotplug (suspend_noirq's start to
  * resume_noirq's end, or suspend_late's to resume_early's) opens and
  * closes. */

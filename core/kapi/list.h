@@ -88,6 +88,14 @@ static inline void list_splice(struct list_head *list, struct list_head *head)
 	at->prev = last;
 }
 
+/* list_splice(), then @list is empty again. */
+static inline void list_splice_init(struct list_head *list,
+				    struct list_head *head)
+{
+	list_splice(list, head);
+	INIT_LIST_HEAD(list);
+}
+
 #define list_for_each_entry(pos, head, member)                               \
 	for (pos = list_entry((head)->next, __typeof__(*pos), member);        \
 	     &pos->member != (head);                                          \

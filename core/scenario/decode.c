@@ -96,7 +96,7 @@ void scenario_decode(const uint8_t *data, size_t size,
 	s->inline_every = (f >> 4) < 12 ? 0 : (f >> 4) - 10;
 	uint8_t w = byte(&c) & 7;
 
-	s->worker_limit = w < 4 ? 0 : w - 3;
+	s->worker_limit = w < 4 || lim->no_worker_limit ? 0 : w - 3;
 	s->ndev = 1 + byte(&c) % lim->max_devices;
 	s->dev = xcalloc(s->ndev, sizeof(*s->dev));
 	uint8_t *target = xcalloc(s->ndev, 1);
@@ -313,5 +313,11 @@ struct scn_limits fuzz_limits_from_env(void)
 		}
 		l.max_devices = (int)v;
 	}
+	m = getenv("DPMFUZZ_NO_WORKER_LIMIT");
+	if (m && strcmp(m, "0") && strcmp(m, "1")) {
+		fprintf(stderr, "dpmfuzz: DPMFUZZ_NO_WORKER_LIMIT must be 0 or 1, not '%s'\n", m);
+		exit(2);
+	}
+	l.no_worker_limit = m && !strcmp(m, "1");
 	return l;
 }

@@ -71,6 +71,7 @@ struct scn_limits {
 	int max_devices;
 	int max_actions;
 	int max_cycles;
+	bool no_worker_limit;	/* decode every worker limit as none */
 };
 
 void scenario_init(struct scenario *s);

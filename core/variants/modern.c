@@ -28,6 +28,10 @@ enum {
 	FIX_NOCALL,
 	FIX_RESUME_DELETED,
 	FIX_ASYNC_ERROR_ONCE,
+	FIX_DC_IS_SUSPENDED,
+	FIX_ASYNC_EARLY,
+	FIX_COMPLETE_ON_ERROR,
+	FIX_RESUME_CHILDREN_LOCK,
 	NR_MODERN_FIX
 };
 
@@ -35,14 +39,37 @@ static const struct knob modern_knobs[NR_MODERN_FIX] = {
 	[FIX_NOCALL] = {
 		"nocall", "7839d0078e0d",
 		"a job that cannot be queued is run by the walk after it drops dpm_list_mtx, never inline under it",
+		false,
 	},
 	[FIX_RESUME_DELETED] = {
 		"resume-deleted", "0552e05fdfea",
 		"pin the parent while waiting for it and skip a device deleted meanwhile (dpm_wait_for_superior)",
+		false,
 	},
 	[FIX_ASYNC_ERROR_ONCE] = {
 		"async-error-once", "dbd4bccd9662",
 		"read and write async_error with READ_ONCE()/WRITE_ONCE(): no data race between the threads",
+		false,
+	},
+	[FIX_DC_IS_SUSPENDED] = {
+		"dc-is-suspended", "d46c4c839c20",
+		"device_resume() clears power.is_suspended before the direct_complete branch, so it does not leak into the next cycle",
+		false,
+	},
+	[FIX_ASYNC_EARLY] = {
+		"async-early", "443046d1ad66+aa7a9275ab81+0cbef962ce1f",
+		"6.16's scheme: async leaves start first on suspend and roots on resume, and a finished device starts its parent/children (a feature, not a fix)",
+		.feature = true,
+	},
+	[FIX_COMPLETE_ON_ERROR] = {
+		"complete-on-error", "ebd6884167ea",
+		"async-early: on a suspend error, complete every device the walk will not reach, so nobody waits for them",
+		false,
+	},
+	[FIX_RESUME_CHILDREN_LOCK] = {
+		"resume-children-lock", "8887abccf8aa",
+		"async-early: a resume job starts children only under dpm_list_mtx, after the walk has reset their state",
+		false,
 	},
 };
 
@@ -54,6 +81,7 @@ static LIST_HEAD(dpm_suspended_list);
 static LIST_HEAD(dpm_late_early_list);
 static LIST_HEAD(dpm_noirq_list);
 static DEFINE_MUTEX(dpm_list_mtx);
+static DEFINE_MUTEX(async_wip_mtx);
 static enum pm_event pm_transition;
 static int async_error;
 
@@ -65,6 +93,7 @@ static void modern_reset(void)
 	INIT_LIST_HEAD(&dpm_late_early_list);
 	INIT_LIST_HEAD(&dpm_noirq_list);
 	mutex_init(&dpm_list_mtx);
+	mutex_init(&async_wip_mtx);
 	pm_transition = PMSG_SUSPEND;
 	async_error = 0;
 }
@@ -298,12 +327,179 @@ static bool dpm_async_fn(struct device *dev, async_func_t func)
 	return false;
 }
 
+/* ---- async-early (6.16): start devices as soon as they may run ---- */
+
+static void async_suspend(void *data, async_cookie_t cookie);
+static void async_suspend_late(void *data, async_cookie_t cookie);
+static void async_suspend_noirq(void *data, async_cookie_t cookie);
+static void async_resume_noirq(void *data, async_cookie_t cookie);
+static void async_resume_early(void *data, async_cookie_t cookie);
+static void async_resume(void *data, async_cookie_t cookie);
+
+static bool async_early(void)
+{
+	return fix_on(FIX_ASYNC_EARLY);
+}
+
+/* power.work_in_progress: somebody has taken charge of the device in
+ * this phase.  async_wip_mtx held. */
+static bool __dpm_async(struct device *dev, async_func_t func)
+{
+	if (dev->power.async_in_progress)
+		return true;
+	if (!is_async(dev))
+		return false;
+	dev->power.async_in_progress = true;
+	get_device(dev);
+	if (async_schedule_dev_nocall(func, dev))
+		return true;
+	put_device(dev);
+	return false;
+}
+
+/* The walk's try: false means the walk runs it now (the flag stays set,
+ * so no job starts it meanwhile). */
+static bool dpm_async_fn_early(struct device *dev, async_func_t func)
+{
+	bool ret;
+
+	mutex_lock(&async_wip_mtx);
+	ret = __dpm_async(dev, func);
+	mutex_unlock(&async_wip_mtx);
+	return ret;
+}
+
+/* A job's or the first walk's try: if it cannot start the device, it
+ * leaves it to the walk. */
+static void dpm_async_with_cleanup(struct device *dev, async_func_t func)
+{
+	mutex_lock(&async_wip_mtx);
+	if (!__dpm_async(dev, func))
+		dev->power.async_in_progress = false;
+	mutex_unlock(&async_wip_mtx);
+}
+
+static int dpm_async_with_cleanup_fn(struct device *dev, void *func)
+{
+	dpm_async_with_cleanup(dev, *(async_func_t *)func);
+	return 0;
+}
+
+static void dpm_clear_async_state(struct device *dev)
+{
+	reinit_completion(&dev->power.completion);
+	dev->power.async_in_progress = false;
+}
+
+static int any_child(struct device *dev, void *data)
+{
+	(void)dev;
+	(void)data;
+	return 1;
+}
+
+static bool live_link(struct device_link *l)
+{
+	return l && !device_link_dead(l);
+}
+
+static bool dpm_leaf_device(struct device *dev)
+{
+	struct device_link *l;
+
+	if (device_for_each_child(dev, NULL, any_child))
+		return false;
+	for (int i = 0; (l = device_consumer_link(dev, i)); i++)
+		if (live_link(l))
+			return false;
+	return true;
+}
+
+static bool dpm_root_device(struct device *dev)
+{
+	struct device_link *l;
+
+	if (dev->parent)
+		return false;
+	for (int i = 0; (l = device_supplier_link(dev, i)); i++)
+		if (live_link(l))
+			return false;
+	return true;
+}
+
+/* A device done suspending starts its parent and suppliers. */
+static void dpm_async_suspend_superior(struct device *dev, async_func_t func)
+{
+	struct device_link *link;
+	int idx;
+
+	mutex_lock(&dpm_list_mtx);
+	if (!device_pm_initialized(dev)) {
+		/* Deleted: its parent may be gone already. */
+		mutex_unlock(&dpm_list_mtx);
+		return;
+	}
+	if (dev->parent)
+		dpm_async_with_cleanup(dev->parent, func);
+	mutex_unlock(&dpm_list_mtx);
+	idx = device_links_read_lock();
+	for (int i = 0; (link = device_supplier_link(dev, i)); i++)
+		if (live_link(link))
+			dpm_async_with_cleanup(link->supplier, func);
+	device_links_read_unlock(idx);
+}
+
+/* A device done resuming starts its children and consumers. */
+static void dpm_async_resume_subordinate(struct device *dev, async_func_t func)
+{
+	struct device_link *link;
+	int idx;
+
+	if (fix_on(FIX_RESUME_CHILDREN_LOCK))
+		mutex_lock(&dpm_list_mtx);
+	device_for_each_child(dev, &func, dpm_async_with_cleanup_fn);
+	if (fix_on(FIX_RESUME_CHILDREN_LOCK))
+		mutex_unlock(&dpm_list_mtx);
+	idx = device_links_read_lock();
+	for (int i = 0; (link = device_consumer_link(dev, i)); i++)
+		if (live_link(link))
+			dpm_async_with_cleanup(link->consumer, func);
+	device_links_read_unlock(idx);
+}
+
+/* On a suspend error: complete the devices nobody will handle. */
+static void dpm_async_suspend_complete_all(struct list_head *list)
+{
+	struct device *dev;
+
+	mutex_lock(&async_wip_mtx);
+	list_for_each_entry_reverse(dev, list, power.entry)
+		if (!dev->power.async_in_progress)
+			complete_all(&dev->power.completion);
+	mutex_unlock(&async_wip_mtx);
+}
+
+/* After a suspend-side device function: start the superiors, unless it
+ * or somebody failed. */
+static void suspend_done(struct device *dev, int error, async_func_t func)
+{
+	if (async_early() && !error && !read_async_error())
+		dpm_async_suspend_superior(dev, func);
+}
+
+static void resume_done(struct device *dev, async_func_t func)
+{
+	if (async_early())
+		dpm_async_resume_subordinate(dev, func);
+}
+
 /* ---- resume ---- */
 
 static void device_resume_noirq(struct device *dev, bool async)
 {
 	int error = 0;
 
+	check_device_handled(dev->id, PH_RESUME_NOIRQ);
 	if (dev->power.direct_complete || !dev->power.is_noirq_suspended)
 		goto Out;
 	if (!dpm_wait_for_superior(dev, async))
@@ -316,12 +512,14 @@ Out:
 		write_async_error(error);
 		pm_dev_err(dev, PH_RESUME_NOIRQ, async, error);
 	}
+	resume_done(dev, async_resume_noirq);
 }
 
 static void device_resume_early(struct device *dev, bool async)
 {
 	int error = 0;
 
+	check_device_handled(dev->id, PH_RESUME_EARLY);
 	if (dev->power.direct_complete || !dev->power.is_late_suspended)
 		goto Out;
 	if (!dpm_wait_for_superior(dev, async))
@@ -334,19 +532,24 @@ Out:
 		write_async_error(error);
 		pm_dev_err(dev, PH_RESUME_EARLY, async, error);
 	}
+	resume_done(dev, async_resume_early);
 }
 
 static void device_resume(struct device *dev, bool async)
 {
 	int error = 0;
 
+	check_device_handled(dev->id, PH_RESUME);
 	if (!dev->power.is_suspended)
 		goto Complete;
-	dev->power.is_suspended = false;
+	if (fix_on(FIX_DC_IS_SUSPENDED))
+		dev->power.is_suspended = false;
 	if (dev->power.direct_complete) {
 		check_direct_resume(dev->id);
 		goto Complete;
 	}
+	/* Before d46c4c839c20 only the callback path cleared it. */
+	dev->power.is_suspended = false;
 	if (!dpm_wait_for_superior(dev, async))
 		goto Complete;
 	down(&dev->sem);
@@ -360,6 +563,7 @@ Complete:
 		write_async_error(error);
 		pm_dev_err(dev, PH_RESUME, async, error);
 	}
+	resume_done(dev, async_resume);
 }
 
 static void async_resume_noirq(void *data, async_cookie_t cookie)
@@ -383,6 +587,32 @@ static void async_resume(void *data, async_cookie_t cookie)
 	put_device(data);
 }
 
+/* async-early: reset every device and start the roots, then take the
+ * list in order; dpm_list_mtx held. */
+static void dpm_resume_list_early(struct list_head *from, struct list_head *to,
+				  async_func_t func,
+				  void (*resume_one)(struct device *dev, bool async))
+{
+	struct device *dev;
+
+	list_for_each_entry(dev, from, power.entry) {
+		dpm_clear_async_state(dev);
+		if (dpm_root_device(dev))
+			dpm_async_with_cleanup(dev, func);
+	}
+	while (!list_empty(from)) {
+		dev = to_device(from->next);
+		list_move_tail(&dev->power.entry, to);
+		if (!dpm_async_fn_early(dev, func)) {
+			get_device(dev);
+			mutex_unlock(&dpm_list_mtx);
+			resume_one(dev, false);
+			put_device(dev);
+			mutex_lock(&dpm_list_mtx);
+		}
+	}
+}
+
 /*
  * The resume walks (dpm_noirq_resume_devices, dpm_resume_early,
  * dpm_resume): start every async device up front, then take the list in
@@ -399,6 +629,10 @@ static void dpm_resume_list(enum pm_phase ph, struct list_head *from,
 	write_async_error(0);
 	pm_transition = PMSG_RESUME;
 	mutex_lock(&dpm_list_mtx);
+	if (async_early()) {
+		dpm_resume_list_early(from, to, func, resume_one);
+		goto Out;
+	}
 	list_for_each_entry(dev, from, power.entry)
 		dpm_async_fn(dev, func);
 	while (!list_empty(from)) {
@@ -412,6 +646,7 @@ static void dpm_resume_list(enum pm_phase ph, struct list_head *from,
 			mutex_lock(&dpm_list_mtx);
 		}
 	}
+Out:
 	mutex_unlock(&dpm_list_mtx);
 	async_synchronize_full();
 	check_phase_end(ph);
@@ -494,6 +729,7 @@ static int device_suspend_noirq(struct device *dev, bool async)
 {
 	int error = 0;
 
+	check_device_handled(dev->id, PH_SUSPEND_NOIRQ);
 	dpm_wait_for_subordinate(dev, async);
 	if (read_async_error())
 		goto Complete;
@@ -508,6 +744,7 @@ static int device_suspend_noirq(struct device *dev, bool async)
 	dev->power.is_noirq_suspended = true;
 Complete:
 	complete_all(&dev->power.completion);
+	suspend_done(dev, error, async_suspend_noirq);
 	return error;
 }
 
@@ -515,6 +752,7 @@ static int device_suspend_late(struct device *dev, bool async)
 {
 	int error = 0;
 
+	check_device_handled(dev->id, PH_SUSPEND_LATE);
 	dpm_wait_for_subordinate(dev, async);
 	if (read_async_error())
 		goto Complete;
@@ -529,6 +767,7 @@ static int device_suspend_late(struct device *dev, bool async)
 	dev->power.is_late_suspended = true;
 Complete:
 	complete_all(&dev->power.completion);
+	suspend_done(dev, error, async_suspend_late);
 	return error;
 }
 
@@ -536,6 +775,7 @@ static int device_suspend(struct device *dev, bool async)
 {
 	int error = 0;
 
+	check_device_handled(dev->id, PH_SUSPEND);
 	dpm_wait_for_subordinate(dev, async);
 	if (read_async_error()) {
 		dev->power.direct_complete = false;
@@ -563,6 +803,7 @@ Complete:
 		pm_dev_err(dev, PH_SUSPEND, async, error);
 	}
 	complete_all(&dev->power.completion);
+	suspend_done(dev, error, async_suspend);
 	return error;
 }
 
@@ -587,6 +828,41 @@ static void async_suspend(void *data, async_cookie_t cookie)
 	put_device(data);
 }
 
+/* async-early: reset every device and start the leaves (children
+ * first), then take the list from its end; on an error, hand the rest
+ * to the target list.  dpm_list_mtx held. */
+static int dpm_suspend_list_early(struct list_head *from, struct list_head *to,
+				  async_func_t func,
+				  int (*suspend_one)(struct device *dev, bool async))
+{
+	struct device *dev;
+	int error = 0;
+
+	list_for_each_entry_reverse(dev, from, power.entry) {
+		dpm_clear_async_state(dev);
+		if (dpm_leaf_device(dev))
+			dpm_async_with_cleanup(dev, func);
+	}
+	while (!list_empty(from)) {
+		dev = to_device(from->prev);
+		list_move(&dev->power.entry, to);
+		if (dpm_async_fn_early(dev, func))
+			continue;
+		get_device(dev);
+		mutex_unlock(&dpm_list_mtx);
+		error = suspend_one(dev, false);
+		put_device(dev);
+		mutex_lock(&dpm_list_mtx);
+		if (error || read_async_error()) {
+			if (fix_on(FIX_COMPLETE_ON_ERROR))
+				dpm_async_suspend_complete_all(from);
+			list_splice_init(from, to);
+			break;
+		}
+	}
+	return error;
+}
+
 /*
  * The suspend walks (dpm_suspend, dpm_suspend_late,
  * dpm_noirq_suspend_devices): take the list from its end (children
@@ -604,6 +880,10 @@ static int dpm_suspend_list(enum pm_phase ph, struct list_head *from,
 	pm_transition = PMSG_SUSPEND;
 	write_async_error(0);
 	mutex_lock(&dpm_list_mtx);
+	if (async_early()) {
+		error = dpm_suspend_list_early(from, to, func, suspend_one);
+		goto Out;
+	}
 	while (!list_empty(from)) {
 		struct device *dev = to_device(from->prev);
 
@@ -618,6 +898,7 @@ static int dpm_suspend_list(enum pm_phase ph, struct list_head *from,
 		if (error || read_async_error())
 			break;
 	}
+Out:
 	mutex_unlock(&dpm_list_mtx);
 	async_synchronize_full();
 	if (!error)

@@ -41,10 +41,6 @@ int knobs_parse(const struct pm_variant *v, const char *spec, uint64_t *mask,
 	uint64_t m = 0;
 	const char *p = spec;
 
-	if (!strcmp(spec, "all")) {
-		*mask = v->nknobs >= 64 ? ~0ULL : (1ULL << v->nknobs) - 1;
-		return 0;
-	}
 	if (!strcmp(spec, "none") || !*spec) {
 		*mask = 0;
 		return 0;
@@ -53,6 +49,13 @@ int knobs_parse(const struct pm_variant *v, const char *spec, uint64_t *mask,
 		size_t len = strcspn(p, ",");
 		int k;
 
+		if (len == 3 && !strncmp(p, "all", 3)) {
+			/* Every fix; a newer scheme only when named. */
+			for (k = 0; k < v->nknobs; k++)
+				if (!v->knobs[k].feature)
+					m |= 1ULL << k;
+			goto next;
+		}
 		for (k = 0; k < v->nknobs; k++)
 			if (strlen(v->knobs[k].name) == len &&
 			    !strncmp(v->knobs[k].name, p, len))
@@ -63,6 +66,7 @@ int knobs_parse(const struct pm_variant *v, const char *spec, uint64_t *mask,
 			return -1;
 		}
 		m |= 1ULL << k;
+next:
 		p += len;
 		if (*p == ',')
 			p++;

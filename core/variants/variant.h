@@ -20,6 +20,9 @@ struct knob {
 	const char *name;
 	const char *commit;	/* kernel commit that made the fix */
 	const char *reason;	/* one line */
+	/* A newer scheme rather than a fix: off is an older kernel, not a
+	 * bug (the bug benchmark leaves it out). */
+	bool feature;
 };
 
 /* Scenario features a variant's kernel has; the run leaves out the
@@ -73,7 +76,8 @@ const struct pm_variant *variant_find(const char *name);
 /* "seed, rwsem, ...": the names variant_find() knows, for messages. */
 const char *variant_names(void);
 /* Parse "a,b" or "all" or "" into a knob mask; -1 on an unknown name
- * (with its text in *bad). */
+ * (with its text in *bad).  "all" is every fix but not the feature
+ * knobs, which are named ("all,async-early"). */
 int knobs_parse(const struct pm_variant *v, const char *spec, uint64_t *mask,
 		const char **bad, size_t *badlen);
 /* One line per knob: name, kernel commit, reason, tab-separated. */
