@@ -13,13 +13,15 @@
 #include "expect.h"
 #include "run_text.h"
 
-enum { P, C, G };
+enum { P, C, G, X };
 
-static const char *names[3] = { "p", "c", "g" };
-static int parent[3] = { -1, P, C };
+/* x (a root) is used by the modern tests only: p supplies x. */
+static const char *names[4] = { "p", "c", "g", "x" };
+static int parent[4] = { -1, P, C, -1 };
 
 /* One oracle event: device, phase, kind. */
-enum ek { START, END_OK, END_ERR, GONE, PBEGIN, PEND, TBEGIN, TEND_OK, TEND_ERR };
+enum ek { START, END_OK, END_ERR, GONE, PBEGIN, PEND, TBEGIN, TEND_OK, TEND_ERR,
+	  DC, DR, HANDLED };
 
 struct ev {
 	enum ek k;
@@ -45,16 +47,23 @@ static void feed(void *arg)
 		case TBEGIN: check_transition_begin(); break;
 		case TEND_OK: check_transition_end(0); break;
 		case TEND_ERR: check_transition_end(-EIO); break;
+		case DC: check_direct_complete(e->dev); break;
+		case DR: check_direct_resume(e->dev); break;
+		case HANDLED: check_device_handled(e->dev, e->ph); break;
 		}
 	}
 }
 
 /* Runs the events; returns the violated invariant or -1. */
+static struct check_config modern_cfg;	/* .ndev 0: the plain tree */
+
 static int judge(const struct ev *e, int n, bool async_possible)
 {
 	struct check_config cc = { 3, parent, names, async_possible, false };
 	struct det_config dc = { NULL, 0, 100000 };
 
+	if (modern_cfg.ndev)
+		cc = modern_cfg;
 	check_reset(&cc);
 	evs = e;
 	nevs = n;
@@ -287,6 +296,103 @@ static void test_refs(void)
 	device_registry_free_all();
 }
 
+/* Device links, direct_complete, pm-wait, handled twice (modern). */
+static void test_modern_rules(void)
+{
+	static const int sup[1] = { P }, con[1] = { X };
+	static const bool may_dc[4] = { false, false, true, true };
+	static const int pm_wait[4] = { -1, -1, -1, C };
+
+	modern_cfg = (struct check_config){ 4, parent, names, true, false, 1,
+					    sup, con, may_dc, pm_wait, true };
+	static const struct ev supplier_first[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), { START, P, PH_SUSPEND },	/* x active */
+	};
+	static const struct ev consumer_first[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), CB(X, PH_SUSPEND), CB(P, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_RESUME },
+		{ START, X, PH_RESUME },	/* p, its supplier, still suspended */
+	};
+	static const struct ev dc_ok[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_PREPARE }, CB(P, PH_PREPARE),
+		CB(C, PH_PREPARE), CB(G, PH_PREPARE), CB(X, PH_PREPARE),
+		{ PEND, 0, PH_PREPARE }, { PBEGIN, 0, PH_SUSPEND }, { DC, X },
+		{ DC, G }, CB(C, PH_SUSPEND), CB(P, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_RESUME },
+		CB(P, PH_RESUME), CB(C, PH_RESUME), { DR, G }, { DR, X },
+		{ PEND, 0, PH_RESUME }, { PBEGIN, 0, PH_COMPLETE },
+		CB(X, PH_COMPLETE), CB(G, PH_COMPLETE), CB(C, PH_COMPLETE),
+		CB(P, PH_COMPLETE), { PEND, 0, PH_COMPLETE }, { TEND_OK },
+	};
+	static const struct ev dc_not_allowed[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_PREPARE }, CB(C, PH_PREPARE),
+		{ PEND, 0, PH_PREPARE }, { PBEGIN, 0, PH_SUSPEND }, { DC, C },
+	};
+	static const struct ev dc_over_active_child[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_PREPARE }, CB(G, PH_PREPARE),
+		CB(X, PH_PREPARE), { PEND, 0, PH_PREPARE },
+		{ PBEGIN, 0, PH_SUSPEND }, { DC, G }, CB(C, PH_SUSPEND),
+		{ DC, X },	/* fine: x has no subordinates */
+		CB(P, PH_SUSPEND), { PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_RESUME },
+		{ DR, C },	/* c did not skip suspend */
+	};
+	static const struct ev dc_never_resumed[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_PREPARE }, CB(X, PH_PREPARE),
+		{ PEND, 0, PH_PREPARE }, { PBEGIN, 0, PH_SUSPEND }, { DC, X },
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_COMPLETE },
+		CB(X, PH_COMPLETE), { PEND, 0, PH_COMPLETE }, { TEND_OK },
+	};
+	/* x's resume callback waits for c (pm-wait): c must have resumed. */
+	static const struct ev wait_early[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), CB(X, PH_SUSPEND), CB(P, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_RESUME },
+		CB(P, PH_RESUME), CB(X, PH_RESUME),
+	};
+	static const struct ev wait_ok[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), CB(X, PH_SUSPEND), CB(P, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_RESUME },
+		CB(P, PH_RESUME), CB(C, PH_RESUME), CB(X, PH_RESUME),
+	};
+	static const struct ev handled_twice[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_RESUME }, { HANDLED, C, PH_RESUME },
+		{ HANDLED, C, PH_RESUME },
+	};
+	static const struct ev handled_per_phase[] = {
+		{ TBEGIN }, { HANDLED, C, PH_SUSPEND }, { HANDLED, C, PH_RESUME },
+	};
+
+	EXPECT_EQ(JUDGE(supplier_first, true), INV_SUSPEND_AFTER_CHILDREN);
+	EXPECT_STR_EQ(check_result()->msg,
+		      "consumer 'x' had not suspended when its supplier 'p' started suspend");
+	EXPECT_EQ(JUDGE(consumer_first, true), INV_RESUME_AFTER_PARENT);
+	EXPECT_EQ(JUDGE(dc_ok, true), -1);
+	EXPECT_EQ(JUDGE(dc_not_allowed, true), INV_ROLLBACK);
+	EXPECT_EQ(JUDGE(dc_over_active_child, true), INV_RESUME_AFTER_PARENT);
+	EXPECT_EQ(JUDGE(dc_never_resumed, true), INV_ROLLBACK);
+	EXPECT_EQ(JUDGE(wait_early, true), INV_RESUME_AFTER_PARENT);
+	EXPECT_CONTAINS(check_result()->msg, "device_pm_wait_for_dev");
+	EXPECT_EQ(JUDGE(wait_ok, true), -1);
+	EXPECT_EQ(JUDGE(handled_twice, true), INV_ONCE);
+	EXPECT_EQ(JUDGE(handled_per_phase, true), -1);
+	/* A parent taking direct_complete over a child that suspended by
+	 * its callbacks. */
+	static const struct ev dc_parent[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_PREPARE }, CB(C, PH_PREPARE),
+		{ PEND, 0, PH_PREPARE }, { PBEGIN, 0, PH_SUSPEND },
+		CB(G, PH_SUSPEND), { DC, C },
+	};
+	static const bool c_may[4] = { false, true, false, false };
+
+	modern_cfg.may_direct_complete = c_may;
+	EXPECT_EQ(JUDGE(dc_parent, true), INV_SUSPEND_AFTER_CHILDREN);
+	EXPECT_CONTAINS(check_result()->msg, "stayed runtime-suspended");
+	modern_cfg.ndev = 0;
+}
+
 int main(void)
 {
 	test_good();
@@ -299,5 +405,6 @@ int main(void)
 	test_sync_order();
 	test_liveness();
 	test_refs();
+	test_modern_rules();
 	return test_summary("test_oracle");
 }
