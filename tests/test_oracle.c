@@ -377,6 +377,23 @@ static void test_modern_rules(void)
 	EXPECT_CONTAINS(check_result()->msg, "device_pm_wait_for_dev");
 	EXPECT_EQ(JUDGE(wait_ok, true), -1);
 	EXPECT_EQ(JUDGE(handled_twice, true), INV_ONCE);
+	/* The system sleeps with g never suspended: only a failure excuses. */
+	static const struct ev asleep_without_g[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND_NOIRQ }, CB(X, PH_SUSPEND_NOIRQ),
+		{ GONE, G }, CB(C, PH_SUSPEND_NOIRQ), CB(P, PH_SUSPEND_NOIRQ),
+		{ PEND, 0, PH_SUSPEND_NOIRQ },
+	};
+	static const struct ev asleep_but_c[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND_NOIRQ }, CB(X, PH_SUSPEND_NOIRQ),
+		CB(G, PH_SUSPEND_NOIRQ), { PEND, 0, PH_SUSPEND_NOIRQ },
+	};
+	static const struct ev failed_ok[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND_NOIRQ }, { START, X, PH_SUSPEND_NOIRQ },
+		{ END_ERR, X, PH_SUSPEND_NOIRQ }, { PEND, 0, PH_SUSPEND_NOIRQ },
+	};
+	EXPECT_EQ(JUDGE(asleep_without_g, true), -1);
+	EXPECT_EQ(JUDGE(asleep_but_c, true), INV_SLEEP_COMPLETE);
+	EXPECT_EQ(JUDGE(failed_ok, true), -1);
 	EXPECT_EQ(JUDGE(handled_per_phase, true), -1);
 	/* A parent taking direct_complete over a child that suspended by
 	 * its callbacks. */

@@ -24,6 +24,7 @@
 static const char *const inv_names[NR_INV] = {
 	"SUSPEND-AFTER-CHILDREN", "RESUME-AFTER-PARENT", "ONCE", "ROLLBACK",
 	"REMOVED", "LIVENESS", "PHASE-BARRIER", "SYNC-ORDER", "REFS",
+	"SLEEP-COMPLETE",
 };
 
 const char *inv_name(enum inv id)
@@ -237,6 +238,14 @@ static void do_check_phase_end(enum pm_phase p)
 					   nm(i));
 	}
 	phase_active = -1;
+	/* The system sleeps now: every device is suspended through noirq. */
+	if (p == PH_SUSPEND_NOIRQ && !suspend_failed)
+		for (int i = 0; i < cfg.ndev; i++)
+			if (!st[i].gone && st[i].lvl < 3)
+				check_fail(INV_SLEEP_COMPLETE,
+					   "the system would sleep now, but '%s' is %s",
+					   nm(i), st[i].lvl ? "only partly suspended" :
+					   "not suspended at all");
 }
 
 static bool is_child(int c, int dev)

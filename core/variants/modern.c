@@ -39,22 +39,22 @@ static const struct knob modern_knobs[NR_MODERN_FIX] = {
 	[FIX_NOCALL] = {
 		"nocall", "7839d0078e0d",
 		"a job that cannot be queued is run by the walk after it drops dpm_list_mtx, never inline under it",
-		false,
+		.bug = "LIVENESS", .needs = "", .detector = "fuzz",
 	},
 	[FIX_RESUME_DELETED] = {
 		"resume-deleted", "0552e05fdfea",
 		"pin the parent while waiting for it and skip a device deleted meanwhile (dpm_wait_for_superior)",
-		false,
+		.bug = "REMOVED", .needs = "", .detector = "fuzz",
 	},
 	[FIX_ASYNC_ERROR_ONCE] = {
 		"async-error-once", "dbd4bccd9662",
 		"read and write async_error with READ_ONCE()/WRITE_ONCE(): no data race between the threads",
-		false,
+		.bug = "data race", .needs = "", .detector = "tsan",
 	},
 	[FIX_DC_IS_SUSPENDED] = {
 		"dc-is-suspended", "d46c4c839c20",
 		"device_resume() clears power.is_suspended before the direct_complete branch, so it does not leak into the next cycle",
-		false,
+		.bug = "RESUME-AFTER-PARENT", .needs = "", .detector = "fuzz",
 	},
 	[FIX_ASYNC_EARLY] = {
 		"async-early", "443046d1ad66+aa7a9275ab81+0cbef962ce1f",
@@ -64,12 +64,12 @@ static const struct knob modern_knobs[NR_MODERN_FIX] = {
 	[FIX_COMPLETE_ON_ERROR] = {
 		"complete-on-error", "ebd6884167ea",
 		"async-early: on a suspend error, complete every device the walk will not reach, so nobody waits for them",
-		false,
+		.bug = "LIVENESS", .needs = "async-early", .detector = "fuzz",
 	},
 	[FIX_RESUME_CHILDREN_LOCK] = {
 		"resume-children-lock", "8887abccf8aa",
 		"async-early: a resume job starts children only under dpm_list_mtx, after the walk has reset their state",
-		false,
+		.bug = "ONCE", .needs = "async-early", .detector = "fuzz",
 	},
 };
 

@@ -28,22 +28,22 @@ static const struct knob seed_knobs[NR_SEED_FIX] = {
 	[FIX_COMPLETION_INIT] = {
 		"completion-init", "013b99631422",
 		"start every power.completion done, so nobody waits for a device suspend never reached",
-		false,
+		.bug = "LIVENESS", .needs = "", .detector = "fuzz",
 	},
 	[FIX_ASYNC_ERROR_ORDER] = {
 		"async-error-order", "8a0e5ad8cb5f+",
 		"record a failed suspend in async_error before complete_all(), so a waiting parent sees it",
-		false,
+		.bug = "SUSPEND-AFTER-CHILDREN", .needs = "", .detector = "fuzz",
 	},
 	[FIX_RESUME_DELETED] = {
 		"resume-deleted", "0552e05fdfea",
 		"pin the parent while waiting for it and skip a device deleted meanwhile",
-		false,
+		.bug = "REMOVED", .needs = "", .detector = "fuzz",
 	},
 	[FIX_ASYNC_ERROR_ONCE] = {
 		"async-error-once", "dbd4bccd9662",
 		"read and write async_error with READ_ONCE()/WRITE_ONCE(): no data race between the threads",
-		false,
+		.bug = "data race", .needs = "", .detector = "tsan",
 	},
 };
 

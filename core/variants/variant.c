@@ -98,6 +98,10 @@ void knobs_format(const struct pm_variant *v, uint64_t mask, char *buf,
 void knobs_list(const struct pm_variant *v, FILE *f)
 {
 	for (int k = 0; k < v->nknobs; k++)
-		fprintf(f, "%s\t%s\t%s\n", v->knobs[k].name,
-			v->knobs[k].commit, v->knobs[k].reason);
+		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v->knobs[k].name,
+			v->knobs[k].commit, v->knobs[k].reason,
+			v->knobs[k].feature ? "feature" : "fix",
+			v->knobs[k].bug ? v->knobs[k].bug : "-",
+			v->knobs[k].needs && *v->knobs[k].needs ? v->knobs[k].needs : "-",
+			v->knobs[k].detector ? v->knobs[k].detector : "-");
 }

@@ -23,6 +23,13 @@ struct knob {
 	/* A newer scheme rather than a fix: off is an older kernel, not a
 	 * bug (the bug benchmark leaves it out). */
 	bool feature;
+	/* For the bug benchmark (bench/time-to-bug): the invariant that
+	 * fires with this fix off and every other on; the feature knobs the
+	 * bug needs ("" none); and who can see it: "fuzz" (the det engine),
+	 * or "tsan" (a data race: dpmstress on threads under TSan). */
+	const char *bug;
+	const char *needs;
+	const char *detector;
 };
 
 /* Scenario features a variant's kernel has; the run leaves out the
@@ -80,7 +87,8 @@ const char *variant_names(void);
  * knobs, which are named ("all,async-early"). */
 int knobs_parse(const struct pm_variant *v, const char *spec, uint64_t *mask,
 		const char **bad, size_t *badlen);
-/* One line per knob: name, kernel commit, reason, tab-separated. */
+/* One line per knob, tab-separated: name, kernel commit, reason, then
+ * kind (fix or feature), bug, needs, detector (see struct knob). */
 void knobs_list(const struct pm_variant *v, FILE *f);
 /* Print "a,b" (or "none") for a mask. */
 void knobs_format(const struct pm_variant *v, uint64_t mask, char *buf,
