@@ -152,6 +152,38 @@ static void test_nocall(void)
 	EXPECT_CONTAINS(r.msg, "it holds itself");
 }
 
+/* async-early: a finished child starts its parent at once, so the parent
+ * runs beside a slow sync device the 6.12 walk would finish first. */
+static void test_async_early_timing(void)
+{
+	static const char t[] =
+		"device p async suspend=1000us\n"
+		"device s suspend=1000us\n"
+		"device c parent=p async\n";
+
+	EXPECT_EQ(run_text(t, "all"), -1);
+	EXPECT_EQ(r.phase_ns[PH_SUSPEND], 2000000);
+	EXPECT_EQ(run_text(t, "all,async-early"), -1);
+	EXPECT_EQ(r.phase_ns[PH_SUSPEND], 1000000);
+	/* An async leaf earlier in the list than a slow sync device starts
+	 * before the walk reaches it. */
+	static const char leaf[] = "device a async suspend=1000us\ndevice s suspend=1000us\n";
+
+	EXPECT_EQ(run_text(leaf, "all"), -1);
+	EXPECT_EQ(r.phase_ns[PH_SUSPEND], 2000000);
+	EXPECT_EQ(run_text(leaf, "all,async-early"), -1);
+	EXPECT_EQ(r.phase_ns[PH_SUSPEND], 1000000);
+	/* Resume: a root starts up front, before a slow sync device ahead
+	 * of it... and so it does in 6.12, whose walk starts every async
+	 * device up front: the same time. */
+	static const char root[] = "device s resume=1000us\ndevice a async resume=1000us\n";
+
+	EXPECT_EQ(run_text(root, "all"), -1);
+	EXPECT_EQ(r.phase_ns[PH_RESUME], 1000000);
+	EXPECT_EQ(run_text(root, "all,async-early"), -1);
+	EXPECT_EQ(r.phase_ns[PH_RESUME], 1000000);
+}
+
 /* sysfs_streq(): one trailing newline, nothing after it. */
 static void test_async_attr(void)
 {
@@ -176,5 +208,6 @@ int main(void)
 	test_late_noirq_errors();
 	test_nocall();
 	test_async_attr();
+	test_async_early_timing();
 	return test_summary("test_modern");
 }
