@@ -44,13 +44,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "run/run.h"
-#include "scenario/limits.h"
+#include "run/replay.h"
 
 #define EXIT_USAGE 2
 
@@ -449,47 +447,14 @@ static void run_share(int job)
 	sum.seconds = now_s() - start;
 }
 
-static int load(const char *path, struct scenario *s)
+/* The replay file, read as dpmrepro reads it (core/run/replay.c). */
+static void load(const char *path, struct scenario *s)
 {
-	struct stat sb;
+	char err[512];
+	bool text;
 
-	if (stat(path, &sb) || S_ISDIR(sb.st_mode))
-		usage_error("cannot read the replay file %s", path);
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		usage_error("cannot read the replay file %s", path);
-	size_t cap = 1 << 16, n = 0, k;
-	char *b = malloc(cap + 1);
-
-	while (b && (k = fread(b + n, 1, cap - n, f)) > 0)
-		if ((n += k) == cap)
-			b = realloc(b, (cap *= 2) + 1);
-	fclose(f);
-	if (!b)
-		abort();
-	b[n] = 0;
-	const char *p = b;
-
-	while (*p == '#' || *p == '\n' || *p == ' ')
-		p = *p == '#' ? (strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) : p + 1;
-	if (!strncmp(p, "dpmfuzz-scenario", 16)) {
-		char err[256];
-
-		if (scenario_parse(b, n, s, err, sizeof(err))) {
-			free(b);
-			char m[512];
-
-			snprintf(m, sizeof(m), "%s: %s", path, err);
-			usage_error("%s", m);
-		}
-	} else {
-		struct scn_limits lim = fuzz_limits_from_env();
-
-		scenario_decode((const uint8_t *)b, n, &lim, s);
-	}
-	free(b);
-	return 0;
+	if (dpm_load_file(path, s, &text, err, sizeof(err)))
+		usage_error("--replay: %s", err);
 }
 
 static int do_replay(void)
