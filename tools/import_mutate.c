@@ -62,8 +62,8 @@ int main(int argc, char **argv)
 		capture_mutate(seed, k, src, nsrc, &b);
 		f = fopen(out, "wb");
 		if (!f || fwrite(b.p, 1, b.n, f) != b.n || fclose(f)) {
-			snprintf(err, sizeof(err), "cannot write %s", out);
-			fail(err);
+			fprintf(stderr, "import_mutate: cannot write %s\n", out);
+			exit(2);
 		}
 	}
 	for (int i = 0; i < nsrc; i++)
