@@ -40,11 +40,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fflush(stdout);
 		dpm_report(&s, &opts, stderr, 80, NULL);
 		char fixes[512];
+		const char *max = getenv("DPMFUZZ_MAX_DEVICES");
+		const char *nowl = getenv("DPMFUZZ_NO_WORKER_LIMIT");
 
 		knobs_format(opts.variant, opts.fixes, fixes, sizeof(fixes));
+		/* The bytes mean the same scenario only under the same limits. */
 		fprintf(stderr,
-			"--- reproduce: dpmrepro --variant %s --fix %s CRASH-FILE\n",
-			opts.variant->name, fixes);
+			"--- reproduce: %s%s%s%s%s%sdpmrepro --variant %s --fix %s CRASH-FILE\n",
+			max ? "DPMFUZZ_MAX_DEVICES=" : "", max ? max : "",
+			max ? " " : "",
+			nowl ? "DPMFUZZ_NO_WORKER_LIMIT=" : "", nowl ? nowl : "",
+			nowl ? " " : "", opts.variant->name, fixes);
 		fflush(stderr);
 		abort();
 	}

@@ -8,7 +8,8 @@
  *             [--fix K,...|all|none] [--jobs J]
  *             [--strategy input|random|pct] [--pct D]
  *             [--perturb N] [--time-scale NS] [--watchdog MS]
- *             [--out DIR] [--replay FILE] [--schedules N]
+ *             [--out DIR] [--replay FILE] [--schedules N] [--search N]
+ *   dpmstress [--variant V] [--fix K,...] [--search N] --find-schedule FILE
  *
  * Defaults: the threads engine, seed 1, 200 scenarios of up to 32
  * devices, no fixes (the code as posted).
@@ -29,7 +30,17 @@
  * The end invariant, checked after every run: the oracle of
  * docs/oracle.md holds (ordering, rollback, removal, references,
  * liveness).  On a violation the scenario is written to DIR (default
- * the current directory) and a command that reproduces it is printed.
+ * the current directory), and the report ends with the command that
+ * reproduces it, variant and knobs spelled out:
+ *   --- reproduce: dpmrepro --variant V --fix K,... [--schedules K] FILE
+ * On det that is the same run.  On threads a fresh dpmstress
+ * (--find-schedule) first runs dpmrepro's det schedule search, the
+ * scenario's own schedule and then --search N others (default 20000),
+ * for the same invariant; if one shows it the command names it, else the
+ * report says no dpmrepro command reproduces it and ends with the
+ * threads replay (dpmstress --engine threads ... --replay FILE).  A data
+ * race that ThreadSanitizer reports is saved the same way; the det
+ * engine cannot show one, and the report says so.
  *
  * --replay FILE runs one scenario (text or fuzz bytes): on det, as is,
  * then with up to --schedules N other schedules (the strategy's) until
@@ -40,17 +51,17 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "run/run.h"
-#include "scenario/limits.h"
+#include "run/replay.h"
 
 #define EXIT_USAGE 2
 
@@ -98,6 +109,8 @@ static unsigned int watchdog_ms = 10000;
 static const char *out_dir = ".";
 static const char *replay;
 static long long schedules;
+static long long search = 20000;
+static const char *find_schedule;
 static struct run_opts opts;
 
 /* ---- randomness ---- */
@@ -315,7 +328,7 @@ static void strategy_reset(uint64_t key, const struct scenario *s)
 
 /* ---- reporting ---- */
 static struct {
-	long long scenarios, transitions, violations;
+	long long scenarios, transitions, violations, race_scenarios;
 	long long by_id[NR_INV];
 	double seconds;
 } sum;
@@ -328,11 +341,23 @@ static const char *strategy_name(void)
 	       strategy == STRAT_PCT ? "pct" : "input";
 }
 
-static void save_violation(const struct scenario *s, const struct run_result *r,
-			   uint64_t index)
+/* The knobs on, as --fix takes them ("none" for none). */
+static const char *fixes_spelled(void)
+{
+	static char fixes[512];
+
+	knobs_format(variant, opts.fixes, fixes, sizeof(fixes));
+	return fixes;
+}
+
+/*
+ * Write s to DIR/dpmstress-<engine>-seed<S>-<index>.scenario (last_file)
+ * with the variant, the knobs and expect (an invariant ID, or NULL).
+ */
+static void save_scenario(const struct scenario *s, uint64_t index,
+			  const char *expect, const char *comment)
 {
 	struct scenario copy = *s;
-	char fixes[512];
 
 	if (engine == ENGINE_DET && opts.choose) {
 		/* The strategy's choices become the schedule bytes. */
@@ -341,44 +366,147 @@ static void save_violation(const struct scenario *s, const struct run_result *r,
 		if (!st.rec_exact)
 			printf("dpmstress: a choice had more than 256 candidates: the saved schedule may not replay exactly\n");
 	}
-
-	knobs_format(variant, opts.fixes, fixes, sizeof(fixes));
 	snprintf(copy.variant, sizeof(copy.variant), "%s", variant->name);
-	snprintf(copy.fixes, sizeof(copy.fixes), "%s", opts.fixes ? fixes : "");
-	snprintf(copy.expect, sizeof(copy.expect), "%s", inv_name(r->id));
+	snprintf(copy.fixes, sizeof(copy.fixes), "%s", opts.fixes ? fixes_spelled() : "");
+	snprintf(copy.expect, sizeof(copy.expect), "%s", expect ? expect : "");
 	snprintf(last_file, sizeof(last_file), "%s/dpmstress-%s-seed%llu-%llu.scenario",
 		 out_dir, engine == ENGINE_DET ? "det" : "threads",
 		 (unsigned long long)seed, (unsigned long long)index);
 	char *txt = scenario_print(&copy);
 	FILE *f = fopen(last_file, "w");
 
-	if (!f || fputs(txt, f) < 0 || fclose(f)) {
+	if (!f || fprintf(f, "%s", comment) < 0 || fputs(txt, f) < 0 || fclose(f)) {
 		fprintf(stderr, "dpmstress: cannot write %s: %s\n", last_file,
 			strerror(errno));
 		snprintf(last_file, sizeof(last_file), "(not written)");
 	}
 	free(txt);
-	printf("dpmfuzz: VIOLATION %s: %s\n", inv_name(r->id), r->msg);
 	printf("dpmstress: scenario %llu written to %s\n",
 	       (unsigned long long)index, last_file);
-	if (engine == ENGINE_DET)
-		printf("reproduce: dpmrepro %s\n", last_file);
-	else
-		printf("reproduce: dpmstress --engine threads --fix %s --replay %s --iterations 1000\n"
-		       "      or: dpmstress --engine det --fix %s --replay %s --strategy pct --schedules 100000\n",
-		       fixes, last_file, fixes, last_file);
+}
+
+#define REPRODUCE "--- reproduce: "
+
+/* The command that reruns the file on real threads until it shows again. */
+static void print_threads_replay(const char *lead, const char *file,
+				 long long times)
+{
+	printf("%sdpmstress --engine threads --variant %s --fix %s --replay %s --iterations %lld\n",
+	       lead, variant->name, fixes_spelled(), file, times);
+}
+
+/* The command that shows it on the det engine: schedule k of the search. */
+static void print_dpmrepro(const char *file, long k, const char *note)
+{
+	printf(REPRODUCE "dpmrepro --variant %s --fix %s", variant->name,
+	       fixes_spelled());
+	if (k)
+		printf(" --schedules %ld", k);
+	printf(" %s%s\n", file, note);
+}
+
+/*
+ * A threads finding: a det schedule that shows the same invariant makes
+ * it exact.  This process cannot run the det engine (its threads are
+ * still live), so a fresh one does: this binary, --find-schedule.
+ */
+static void find_det_schedule(const char *file)
+{
+	char n[32];
+	char *args[] = { "dpmstress", "--variant", (char *)variant->name,
+			 "--fix", (char *)fixes_spelled(), "--search", n,
+			 "--find-schedule", (char *)file, NULL };
+	extern char **environ;
+	pid_t pid;
+	int rc, status;
+
+	snprintf(n, sizeof(n), "%lld", search);
+	if (!search) {
+		printf("dpmstress: no det search (--search 0); the finding replays on real threads:\n");
+		print_threads_replay(REPRODUCE, file, 1000);
+		return;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	rc = posix_spawn(&pid, "/proc/self/exe", NULL, NULL, args, environ);
+	while (!rc && waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			rc = errno;
+	if (!rc && WIFEXITED(status) && WEXITSTATUS(status) <= 1)
+		return;		/* it printed the end of the report */
+	printf("dpmstress: the det search could not run (%s); the finding replays on real threads:\n",
+	       rc ? strerror(rc) : "it failed");
+	print_threads_replay(REPRODUCE, file, 1000);
+}
+
+static void save_violation(const struct scenario *s, const struct run_result *r,
+			   uint64_t index)
+{
+	printf("dpmfuzz: VIOLATION %s: %s\n", inv_name(r->id), r->msg);
+	save_scenario(s, index, inv_name(r->id), "");
+	if (engine == ENGINE_DET) {
+		print_dpmrepro(last_file, 0, "");
+	} else {
+		if (r->id == INV_LIVENESS)
+			printf("dpmstress: the watchdog ended the run (exit %d)\n",
+			       DPM_EXIT_LIVENESS);
+		find_det_schedule(last_file);
+	}
+	fflush(stdout);
+}
+
+/*
+ * ThreadSanitizer reports through this hook (its default prints the
+ * SUMMARY line, which this does too): a data race is counted, so the
+ * scenario it came up in can be saved and named.  Any other sanitizer's
+ * summary passes through.
+ */
+static volatile int races;
+
+void __sanitizer_report_error_summary(const char *summary)
+{
+	static const char nl = '\n';
+
+	if (strstr(summary, "ThreadSanitizer: data race"))
+		__atomic_add_fetch(&races, 1, __ATOMIC_RELAXED);
+	(void)!syscall(SYS_write, 2, summary, strlen(summary));
+	(void)!syscall(SYS_write, 2, &nl, 1);
+}
+
+static void report_race(const struct scenario *s, uint64_t index)
+{
+	fflush(stderr);
+	printf("dpmstress: ThreadSanitizer reported a data race (above) in scenario %llu\n",
+	       (unsigned long long)index);
+	save_scenario(s, index, NULL,
+		      "# ThreadSanitizer reported a data race in this scenario\n");
+	if (engine == ENGINE_THREADS) {
+		printf("dpmstress: no dpmrepro command reproduces a data race: the det engine runs one task at a time, so its tasks never race; it replays on real threads in a ThreadSanitizer build:\n");
+		print_threads_replay(REPRODUCE, last_file, 10);
+	} else {
+		print_dpmrepro(last_file, 0, " (in a ThreadSanitizer build)");
+	}
 	fflush(stdout);
 }
 
 static uint64_t current_index;
+static int races_before;
 
-/* Threads: a violation ends the process; save it first. */
+/*
+ * Threads: a violation ends the process; report it first.  Once: a
+ * second caller (the watchdog, while the det search runs) waits for the
+ * first to end the process.
+ */
 static void on_fatal(const struct scenario *s, const struct run_result *r)
 {
+	static int once;
+
+	if (__atomic_exchange_n(&once, 1, __ATOMIC_SEQ_CST))
+		for (;;)
+			pause();
+	if (__atomic_load_n(&races, __ATOMIC_RELAXED) != races_before)
+		printf("dpmstress: ThreadSanitizer reported a data race (above) in this scenario too\n");
 	save_violation(s, r, current_index);
-	if (r->id == INV_LIVENESS)
-		printf("dpmstress: the watchdog ended the run (exit %d)\n",
-		       DPM_EXIT_LIVENESS);
 }
 
 static double now_s(void)
@@ -394,11 +522,15 @@ static bool run_one(struct scenario *s, uint64_t index)
 	static struct run_result r;
 
 	current_index = index;
+	races_before = __atomic_load_n(&races, __ATOMIC_RELAXED);
 	if (engine == ENGINE_DET)
 		strategy_reset(seed ^ (index * 0x2545f4914f6cdd1dULL), s);
 	dpm_run(s, &opts, &r);
 	sum.scenarios++;
 	sum.transitions += s->cycles;
+	if (__atomic_load_n(&races, __ATOMIC_RELAXED) != races_before &&
+	    ++sum.race_scenarios <= 3)
+		report_race(s, index);
 	if (!r.violated)
 		return false;
 	sum.violations++;
@@ -449,46 +581,55 @@ static void run_share(int job)
 	sum.seconds = now_s() - start;
 }
 
-static int load(const char *path, struct scenario *s)
+/* A scenario file, read as dpmrepro reads it (core/run/replay.c). */
+static void load(const char *flag, const char *path, struct scenario *s)
 {
-	struct stat sb;
+	char err[512], m[600];
+	bool text;
 
-	if (stat(path, &sb) || S_ISDIR(sb.st_mode))
-		usage_error("cannot read the replay file %s", path);
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		usage_error("cannot read the replay file %s", path);
-	size_t cap = 1 << 16, n = 0, k;
-	char *b = malloc(cap + 1);
-
-	while (b && (k = fread(b + n, 1, cap - n, f)) > 0)
-		if ((n += k) == cap)
-			b = realloc(b, (cap *= 2) + 1);
-	fclose(f);
-	if (!b)
-		abort();
-	b[n] = 0;
-	const char *p = b;
-
-	while (*p == '#' || *p == '\n' || *p == ' ')
-		p = *p == '#' ? (strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) : p + 1;
-	if (!strncmp(p, "dpmfuzz-scenario", 16)) {
-		char err[256];
-
-		if (scenario_parse(b, n, s, err, sizeof(err))) {
-			free(b);
-			char m[512];
-
-			snprintf(m, sizeof(m), "%s: %s", path, err);
-			usage_error("%s", m);
-		}
-	} else {
-		struct scn_limits lim = fuzz_limits_from_env();
-
-		scenario_decode((const uint8_t *)b, n, &lim, s);
+	if (dpm_load_file(path, s, &text, err, sizeof(err))) {
+		snprintf(m, sizeof(m), "%s: %s", flag, err);
+		usage_error("%s", m);
 	}
-	free(b);
+}
+
+/*
+ * --find-schedule FILE: dpmrepro's schedule search (the scenario's own
+ * schedule, then --search N others) for the invariant of FILE's 'expect'
+ * line; prints the end of a threads finding's report: the dpmrepro
+ * command that shows it, exit 0, or that none does, exit 1.
+ */
+static int do_find_schedule(const char *file)
+{
+	static struct run_result r;
+	struct scenario s;
+	int want;
+	long k;
+
+	load("--find-schedule", file, &s);
+	want = dpm_expected(&s);
+	opts.engine = ENGINE_DET;
+	opts.choose = NULL;
+	opts.on_fatal = NULL;
+	k = dpm_schedule_search(&s, &opts, search, want, &r);
+	scenario_free(&s);
+	if (k < 0) {
+		printf("dpmstress: neither the scenario's own det schedule nor %lld more of dpmrepro's search show %s, so no dpmrepro command reproduces it (a longer det search: dpmstress --engine det --variant %s --fix %s --replay %s --strategy pct --schedules 100000); it replays on real threads:\n",
+		       search, want < 0 ? "a violation" : inv_name(want),
+		       variant->name, fixes_spelled(), file);
+		print_threads_replay(REPRODUCE, file, 1000);
+		fflush(stdout);
+		return 1;
+	}
+	print_threads_replay("dpmstress: on real threads again: ", file, 1000);
+	if (k)
+		printf("dpmstress: schedule %ld of dpmrepro's det schedule search shows %s too (checked):\n",
+		       k, inv_name(r.id));
+	else
+		printf("dpmstress: the det engine shows %s too with the scenario's own schedule (checked):\n",
+		       inv_name(r.id));
+	print_dpmrepro(file, k, "");
+	fflush(stdout);
 	return 0;
 }
 
@@ -497,7 +638,7 @@ static int do_replay(void)
 	struct scenario s;
 	double start = now_s();
 
-	load(replay, &s);
+	load("--replay", replay, &s);
 	if (engine == ENGINE_THREADS) {
 		for (long long i = 0; i < iterations; i++)
 			if (run_one(&s, (uint64_t)i))
@@ -586,6 +727,10 @@ int main(int argc, char **argv)
 			replay = v;
 		} else if (!strcmp(a, "--schedules")) {
 			schedules = num(a, v, 0, 1LL << 40);
+		} else if (!strcmp(a, "--search")) {
+			search = num(a, v, 0, 1LL << 40);
+		} else if (!strcmp(a, "--find-schedule")) {
+			find_schedule = v;
 		} else {
 			usage_error("unknown option '%s' (see the header of stress/dpmstress.c)", a);
 		}
@@ -608,6 +753,8 @@ int main(int argc, char **argv)
 	opts.threads.ns_per_virtual_us = time_scale;
 	opts.threads.watchdog_ms = watchdog_ms;
 	opts.on_fatal = on_fatal;
+	if (find_schedule)
+		return do_find_schedule(find_schedule);
 	char fixes[512];
 
 	knobs_format(variant, opts.fixes, fixes, sizeof(fixes));

@@ -1,16 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * 10,000 corrupt inputs, from a fixed seed: the shipped scenario texts
- * with bytes flipped, inserted, deleted and truncated.  Each must either
- * be rejected with one non-empty line, or parse and run to the end on the
- * det engine (every fix on) without a crash; ASan builds check memory.
- * dpmrepro does exactly this with a file (tools/dpmrepro.c).
+ * 10,000 corrupt inputs, from a fixed seed, through dpmrepro's own input
+ * step (core/run/replay.c: dpm_load(), which tells a scenario text from
+ * fuzz bytes, then dpm_pick(), which reads the header's variant and
+ * knobs), a tenth to a half of each kind:
+ *   text     the shipped scenario texts with bytes flipped, inserted,
+ *            deleted and truncated
+ *   prefix   a text behind blank lines, tabs, CRs and comments, some of
+ *            which swallow the header
+ *   header   the header, whole or cut short, then binary bytes (NULs)
+ *   tail     a text cut anywhere, then binary bytes
+ *   crash    a shipped fuzz_seed input with bytes changed
+ *   random   random bytes
+ * Each must be rejected with one non-empty line, or replay: run on the
+ * model its header names (a violation's report, dpmrepro's output, must
+ * show the same invariant again), and run clean with every fix on.  ASan
+ * builds check memory on every path.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/run.h"
+#include "case_trap.h"
 #include "expect.h"
+#include "run/replay.h"
+#include "scenario/limits.h"
+
+#define CASES 10000
+#define MAX_SRC 64
+
+enum kind { K_TEXT, K_PREFIX, K_HEADER, K_TAIL, K_CRASH, K_RANDOM, NR_KIND };
+
+static const char *const kind_name[NR_KIND] = {
+	"text", "prefix", "header", "tail", "crash", "random",
+};
 
 static uint64_t rng = 0xd1b54a32d192ed03ULL;
 
@@ -22,95 +44,230 @@ static uint64_t next(void)
 	return rng;
 }
 
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *b = malloc(1 << 16);
+struct src {
+	char *buf;
+	size_t len;
+};
 
-	if (!f || !b)
-		return NULL;
-	*n = fread(b, 1, (1 << 16) - 1, f);
-	fclose(f);
-	return b;
+static struct src texts[MAX_SRC], crashes[MAX_SRC];
+static int ntexts, ncrashes;
+
+/* Up to m byte changes; b has room for m more bytes than n. */
+static size_t mutate(char *b, size_t n, int m)
+{
+	for (; m > 0; m--) {
+		size_t at = n ? next() % n : 0;
+
+		switch (next() % 4) {
+		case 0:	/* set a byte */
+			if (n)
+				b[at] = (char)next();
+			break;
+		case 1:	/* insert a byte */
+			memmove(b + at + 1, b + at, n - at);
+			b[at] = (char)next();
+			n++;
+			break;
+		case 2:	/* delete a byte */
+			if (n) {
+				memmove(b + at, b + at + 1, n - at - 1);
+				n--;
+			}
+			break;
+		default: /* truncate */
+			n = at;
+			break;
+		}
+	}
+	return n;
+}
+
+/* Binary bytes, mostly the ones a text reader trips on. */
+static size_t junk(char *b, size_t n)
+{
+	static const char odd[] = { '\0', '\n', '\r', '\t', '#', '=', '"',
+				    ' ', '\x7f', '\x80', '\xff' };
+
+	for (size_t i = 0; i < n; i++)
+		b[i] = next() % 2 ? odd[next() % sizeof(odd)] : (char)next();
+	return n;
+}
+
+static const struct src *pick(const struct src *from, int n)
+{
+	return &from[next() % (uint64_t)n];
+}
+
+/* Case bytes into b (room for CASE_ROOM past the largest source). */
+#define CASE_ROOM 1024
+
+static size_t make_case(enum kind k, char *b)
+{
+	static const char *const lead[] = {
+		"\n", "  ", "\t", "\r\n", "# a comment\n", "#\r", "\n#\n",
+		"# no newline, so the header is a comment too ",
+	};
+	static const char header[] = "dpmfuzz-scenario 1\n";
+	const struct src *s;
+	size_t n = 0;
+
+	switch (k) {
+	case K_TEXT:
+		s = pick(texts, ntexts);
+		memcpy(b, s->buf, s->len);
+		return mutate(b, s->len, 1 + (int)(next() % 4));
+	case K_PREFIX:
+		for (int i = 1 + (int)(next() % 4); i > 0; i--) {
+			const char *l = lead[next() % (sizeof(lead) / sizeof(*lead))];
+
+			memcpy(b + n, l, strlen(l));
+			n += strlen(l);
+		}
+		s = pick(texts, ntexts);
+		memcpy(b + n, s->buf, s->len);
+		return n + mutate(b + n, s->len, (int)(next() % 3));
+	case K_HEADER:
+		n = next() % 2 ? sizeof(header) - 1 : 1 + next() % (sizeof(header) - 1);
+		memcpy(b, header, n);
+		return n + junk(b + n, next() % 300);
+	case K_TAIL:
+		s = pick(texts, ntexts);
+		n = s->len ? next() % s->len : 0;
+		memcpy(b, s->buf, n);
+		return n + junk(b + n, 1 + next() % 200);
+	case K_CRASH:
+		s = pick(crashes, ncrashes);
+		memcpy(b, s->buf, s->len);
+		return mutate(b, s->len, 1 + (int)(next() % 4));
+	default:
+		return junk(b, next() % 600);
+	}
+}
+
+static bool one_line(const char *err)
+{
+	return err[0] && !strchr(err, '\n');
+}
+
+static int bad_cases;
+
+static void bad(int it, enum kind k, const char *what, const char *detail)
+{
+	if (bad_cases++ < 10)
+		fprintf(stderr, "case %d (%s): %s: %s\n", it, kind_name[k], what,
+			detail);
 }
 
 int main(int argc, char **argv)
 {
-	size_t len[16];
-	char *src[16];
-	int nsrc = 0;
+	size_t biggest = 600;
+	char err[512];
 
-	for (int i = 1; i < argc && nsrc < 16; i++) {
-		src[nsrc] = slurp(argv[i], &len[nsrc]);
-		EXPECT_TRUE(src[nsrc] != NULL);
-		if (src[nsrc])
-			nsrc++;
-	}
-	EXPECT_TRUE(nsrc > 0);
-	int parsed = 0, rejected = 0, bad_errors = 0, violations = 0;
-	struct run_opts o = { &variant_seed, (1ULL << variant_seed.nknobs) - 1, false };
-	static struct run_result r;
+	for (int i = 1; i < argc; i++) {
+		struct src x;
 
-	for (int it = 0; it < 10000 && nsrc; it++) {
-		int k = (int)(next() % (uint64_t)nsrc);
-		size_t n = len[k];
-		char *b = malloc(n + 64);
-
-		memcpy(b, src[k], n);
-		for (int m = 1 + (int)(next() % 4); m > 0; m--) {
-			size_t at = n ? next() % n : 0;
-
-			switch (next() % 4) {
-			case 0:	/* flip a byte */
-				if (n)
-					b[at] = (char)next();
-				break;
-			case 1:	/* insert a byte */
-				if (n + 1 < len[k] + 64) {
-					memmove(b + at + 1, b + at, n - at);
-					b[at] = (char)next();
-					n++;
-				}
-				break;
-			case 2:	/* delete a byte */
-				if (n) {
-					memmove(b + at, b + at + 1, n - at - 1);
-					n--;
-				}
-				break;
-			default: /* truncate */
-				n = at;
-				break;
-			}
+		if (dpm_read_file(argv[i], "an input", &x.buf, &x.len, err, sizeof(err))) {
+			fprintf(stderr, "test_corrupt: %s\n", err);
+			return 1;
 		}
+		if (x.len > biggest)
+			biggest = x.len;
+		if (dpm_looks_like_text(x.buf, x.len) && ntexts < MAX_SRC)
+			texts[ntexts++] = x;
+		else if (ncrashes < MAX_SRC)
+			crashes[ncrashes++] = x;
+		else
+			free(x.buf);
+	}
+	EXPECT_TRUE(ntexts > 0);
+	EXPECT_TRUE(ncrashes > 0);
+	if (!ntexts || !ncrashes)
+		return test_summary("test_corrupt");
+
+	static struct run_result r, again;
+	FILE *devnull = fopen("/dev/null", "w");
+	char *b = malloc(biggest + CASE_ROOM + 64);
+	int count[NR_KIND] = { 0 }, load_rejected = 0, pick_rejected = 0;
+	int decoded = 0, ran = 0, violations = 0, too_big = 0;
+
+	EXPECT_TRUE(devnull && b);
+	if (!devnull || !b)
+		return test_summary("test_corrupt");
+	case_trap_install();
+	for (int it = 0; it < CASES; it++) {
+		enum kind k = next() % 2 ? K_TEXT : (enum kind)(1 + next() % (NR_KIND - 1));
+		size_t n = make_case(k, b);
 		struct scenario s;
-		char err[256];
+		struct run_opts o = { 0 };
+		bool text;
 
-		if (scenario_parse(b, n, &s, err, sizeof(err))) {
-			rejected++;
-			bad_errors += !err[0] || strchr(err, '\n') != NULL;
-		} else {
-			parsed++;
-			if (s.ndev <= 400 && s.cycles <= 5) {
-				dpm_run(&s, &o, &r);
-				/* Every fix on and a valid scenario: clean. */
-				if (r.violated) {
-					violations++;
-					fprintf(stderr, "violation %s: %s\n",
-						inv_name(r.id), r.msg);
-				}
-			}
-			scenario_free(&s);
+		count[k]++;
+		case_trap_set("test_corrupt: case %d (%s) brought the process down", it,
+			      kind_name[k]);
+		/* An exact-size copy, so ASan sees a read past the end. */
+		char *exact = malloc(n ? n : 1);
+		int rc;
+
+		memcpy(exact, b, n);
+		rc = dpm_load(exact, n, &fuzz_limits, &s, &text, err, sizeof(err));
+		free(exact);
+		if (rc) {
+			load_rejected++;
+			if (!one_line(err))
+				bad(it, k, "a rejection not one line", err);
+			if (!text)
+				bad(it, k, "fuzz bytes rejected", err);
+			continue;
 		}
-		free(b);
+		decoded += !text;
+		if (dpm_pick(&s, NULL, NULL, &o, err, sizeof(err))) {
+			pick_rejected++;
+			if (!one_line(err))
+				bad(it, k, "a rejection not one line", err);
+			scenario_free(&s);
+			continue;
+		}
+		if (s.ndev > 400 || s.cycles > 5) {
+			too_big++;	/* valid, but slow to run 10,000 times */
+			scenario_free(&s);
+			continue;
+		}
+		ran++;
+		dpm_run(&s, &o, &r);
+		if (r.violated) {
+			/* What dpmrepro prints: the report replays it. */
+			violations++;
+			if (!dpm_report(&s, &o, devnull, 40, &again) ||
+			    again.id != r.id)
+				bad(it, k, "the report does not show it again",
+				    inv_name(r.id));
+		}
+		o.fixes = (1ULL << o.variant->nknobs) - 1;
+		dpm_run(&s, &o, &r);
+		if (r.violated)
+			bad(it, k, "a violation with every fix on", r.msg);
+		scenario_free(&s);
 	}
-	printf("test_corrupt: %d parsed and ran, %d rejected\n", parsed, rejected);
-	EXPECT_EQ(bad_errors, 0);
-	EXPECT_EQ(violations, 0);
-	EXPECT_EQ(parsed + rejected, 10000);
-	EXPECT_TRUE(parsed > 100);	/* the mutations keep some texts valid */
-	EXPECT_TRUE(rejected > 100);
-	for (int i = 0; i < nsrc; i++)
-		free(src[i]);
+	printf("test_corrupt: %d cases (", CASES);
+	for (int k = 0; k < NR_KIND; k++)
+		printf("%s%s %d", k ? ", " : "", kind_name[k], count[k]);
+	printf("): %d rejected by the parser, %d by the model's names; %d ran (%d decoded as fuzz bytes, %d violations replayed), %d too big to run\n",
+	       load_rejected, pick_rejected, ran, decoded, violations, too_big);
+	EXPECT_EQ(bad_cases, 0);
+	EXPECT_EQ(load_rejected + pick_rejected + ran + too_big, CASES);
+	/* Every path is taken, and often. */
+	for (int k = 0; k < NR_KIND; k++)
+		EXPECT_TRUE(count[k] > 500);
+	EXPECT_TRUE(load_rejected > 1000);
+	EXPECT_TRUE(pick_rejected > 20);
+	EXPECT_TRUE(ran > 2000);
+	EXPECT_TRUE(decoded > 1000);
+	EXPECT_TRUE(violations > 100);
+	fclose(devnull);
+	free(b);
+	for (int i = 0; i < ntexts; i++)
+		free(texts[i].buf);
+	for (int i = 0; i < ncrashes; i++)
+		free(crashes[i].buf);
 	return test_summary("test_corrupt");
 }

@@ -9,7 +9,9 @@
  * by the text header.  A text scenario names its variant and knobs in
  * its header; --variant and --fix override them, and give them for raw
  * bytes (defaults: seed, none).  Raw bytes decode under the same
- * DPMFUZZ_MAX_DEVICES as the fuzz target that found them.
+ * DPMFUZZ_MAX_DEVICES as the fuzz target that found them.  The reading,
+ * parsing and model picking are core/run/replay.c's (tests/test_corrupt.c
+ * feeds them 10,000 corrupt inputs).
  *
  * Options:
  *   --variant NAME     the model to run (seed)
@@ -17,9 +19,13 @@
  *   --tail N           trace lines to print (default 0: the whole trace)
  *   --text             print the scenario as text and exit
  *   --encode OUT       write the scenario as fuzz_seed input bytes to OUT
- *   --schedules N      if the scenario runs clean, try N schedules
- *                      (seeded, reproducible) and report the first that
- *                      shows a violation, with its schedule as text
+ *   --schedules N      run the scenario as written, then up to N other
+ *                      schedules (seeded: the same ones every time) until
+ *                      one shows the invariant of the file's 'expect'
+ *                      line (any violation if it names none); report
+ *                      that run, its schedule in the text (exit 1), or
+ *                      say none did (exit 0).  dpmstress prints
+ *                      "--schedules K" commands for threads findings.
  *   --check-regression the file's 'expect' line must match the outcome,
  *                      and with every fix on it must run clean
  *   --trace-json FILE  also write the run as Chrome trace-event JSON
@@ -40,10 +46,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "run/run.h"
-#include "scenario/limits.h"
+#include "run/replay.h"
 
 static const char *prog = "dpmrepro";
 
@@ -56,82 +60,6 @@ static void die(const char *fmt, const char *a, const char *b)
 	fprintf(stderr, fmt, a, b);
 	fputc('\n', stderr);
 	exit(2);
-}
-
-static char *read_all(const char *path, size_t *len)
-{
-	struct stat st;
-
-	if (stat(path, &st))
-		die("cannot read %s: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		die("%s is a directory, not a scenario or crash file%s", path, "");
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		die("cannot read %s: %s", path, strerror(errno));
-	size_t cap = 4096, n = 0, r;
-	char *buf = malloc(cap + 1);
-
-	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += r;
-		if (n == cap) {
-			cap *= 2;
-			buf = realloc(buf, cap + 1);
-		}
-	}
-	if (!buf)
-		die("out of memory reading %s%s", path, "");
-	if (ferror(f))
-		die("cannot read %s: %s", path, "read error");
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
-/* Text if, after blank and comment lines, it starts with the header. */
-static bool looks_like_text(const char *b, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n) {
-		while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' ||
-				 b[i] == '\n'))
-			i++;
-		if (i < n && b[i] == '#') {
-			while (i < n && b[i] != '\n')
-				i++;
-			continue;
-		}
-		break;
-	}
-	return n - i >= 16 && !memcmp(b + i, "dpmfuzz-scenario", 16);
-}
-
-static const struct pm_variant *pick_variant(const char *name)
-{
-	const struct pm_variant *v = variant_find(name);
-
-	if (!v)
-		die("no variant '%s' (variants: %s)", name, variant_names());
-	return v;
-}
-
-static uint64_t pick_fixes(const struct pm_variant *v, const char *spec)
-{
-	uint64_t m;
-	const char *bad;
-	size_t bl;
-
-	if (knobs_parse(v, spec, &m, &bad, &bl) < 0) {
-		char b[128];
-
-		snprintf(b, sizeof(b), "%.*s", (int)bl, bad);
-		die("no knob '%s' in this variant (dpmrepro --fix list%s)", b,
-		    " shows them");
-	}
-	return m;
 }
 
 /* The scenario as text with its variant, knobs and expected outcome. */
@@ -232,16 +160,6 @@ static int save_regression(struct scenario *s, const struct run_opts *o,
 	return 0;
 }
 
-static uint64_t xs = 0x2545f4914f6cdd1dULL;
-
-static uint8_t rnd(void)
-{
-	xs ^= xs << 13;
-	xs ^= xs >> 7;
-	xs ^= xs << 17;
-	return (uint8_t)(xs >> 24);
-}
-
 int main(int argc, char **argv)
 {
 	const char *variant = NULL, *fix = NULL, *encode = NULL, *path = NULL;
@@ -301,41 +219,33 @@ int main(int argc, char **argv)
 		}
 	}
 	if (fix && !strcmp(fix, "list")) {
-		const struct pm_variant *v = pick_variant(variant ? variant : "seed");
+		const struct pm_variant *v = variant_find(variant ? variant : "seed");
 
+		if (!v)
+			die("no variant '%s' (variants: %s)", variant ? variant : "seed",
+			    variant_names());
 		knobs_list(v, stdout);
 		return 0;
 	}
 	if (!path)
 		die("usage: dpmrepro [--variant V] [--fix LIST] [--tail N] [--text] [--encode OUT] [--schedules N] [--check-regression] FILE%s%s", "", "");
 
-	size_t len;
-	char *buf = read_all(path, &len);
 	struct scenario s;
-
-	if (looks_like_text(buf, len)) {
-		char err[256];
-
-		if (scenario_parse(buf, len, &s, err, sizeof(err))) {
-			free(buf);
-			die("%s: %s", path, err);
-		}
-	} else {
-		if (check_regression) {
-			free(buf);
-			die("%s: a regression must be a scenario text file%s", path, "");
-		}
-		struct scn_limits lim = fuzz_limits_from_env();
-
-		scenario_decode((const uint8_t *)buf, len, &lim, &s);
-	}
-	free(buf);
-
 	struct run_opts o = { 0 };
+	bool is_text;
+	char err[512];
 
-	o.variant = pick_variant(variant ? variant :
-				 s.variant[0] ? s.variant : "seed");
-	o.fixes = pick_fixes(o.variant, fix ? fix : s.fixes);
+	if (dpm_load_file(path, &s, &is_text, err, sizeof(err)))
+		die("%s%s", err, "");
+	if (check_regression && !is_text) {
+		scenario_free(&s);
+		die("%s: a regression must be a scenario text file%s", path, "");
+	}
+	if (dpm_pick(&s, variant, fix, &o, err, sizeof(err))) {
+		scenario_free(&s);
+		die("%s%s", err, strncmp(err, "no knob", 7) ? "" :
+		    " (dpmrepro --fix list shows them)");
+	}
 	if (text_only) {
 		char *t = scenario_print(&s);
 
@@ -377,13 +287,16 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		struct run_opts all = o;
+		const char *bad;
+		size_t bl;
 		uint64_t features = 0;
 
 		for (int k = 0; k < o.variant->nknobs; k++)
 			if (o.variant->knobs[k].feature)
 				features |= 1ULL << k;
 		/* Every fix, and the newer schemes the file runs. */
-		all.fixes = pick_fixes(o.variant, "all") | (o.fixes & features);
+		knobs_parse(o.variant, "all", &all.fixes, &bad, &bl);
+		all.fixes |= o.fixes & features;
 		if (all.fixes == o.fixes) {
 			/* Every fix on already: a finding no fix addresses. */
 			printf(want_clean ? "%s: %s as expected, every fix on\n" :
@@ -430,25 +343,22 @@ int main(int argc, char **argv)
 		return save_regression(&s, &o, save_name, reg_dir);
 	if (schedules) {
 		static struct run_result r;
+		int want = dpm_expected(&s);
+		long k = dpm_schedule_search(&s, &o, schedules, want, &r);
 
-		dpm_run(&s, &o, &r);
-		for (long k = 0; k < schedules && !r.violated; k++) {
-			size_t n = 8 + rnd() % 64;
-
-			free(s.sched);
-			s.sched = malloc(n);
-			if (!s.sched)
-				abort();
-			for (size_t j = 0; j < n; j++)
-				s.sched[j] = rnd();
-			s.nsched = n;
-			dpm_run(&s, &o, &r);
-		}
-		if (!r.violated) {
-			printf("dpmrepro: no violation in %ld schedules\n", schedules);
+		if (k < 0) {
+			if (want < 0)
+				printf("dpmrepro: no violation in %ld schedules\n",
+				       schedules);
+			else
+				printf("dpmrepro: neither the file's schedule nor %ld others show %s (its 'expect')\n",
+				       schedules, inv_name(want));
 			scenario_free(&s);
 			return 0;
 		}
+		if (k)
+			printf("dpmrepro: schedule %ld of the search shows %s\n", k,
+			       inv_name(r.id));
 	}
 	static struct run_result r;
 	bool v = dpm_report(&s, &o, stdout, tail, &r);

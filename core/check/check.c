@@ -59,7 +59,19 @@ static struct check_result result;
 
 static bool in_transition;
 static bool suspend_failed;
-static unsigned long long failed_errs;	/* bit e: a callback returned -e */
+/* Bit e: a suspend-side callback returned -e; e up to the kernel's
+ * MAX_ERRNO, the text format's limit (EPROTO, 71, is in real logs). */
+#define ERRNO_MAX 4095
+static uint64_t failed_errs[ERRNO_MAX / 64 + 1];
+
+static uint64_t *err_word(int error, uint64_t *bit)
+{
+	if (error >= 0 || error < -ERRNO_MAX)
+		return NULL;
+	*bit = 1ULL << (-error % 64);
+	return &failed_errs[-error / 64];
+}
+
 static int first_fail_dev = -1, first_fail_phase, first_fail_err;
 static int phase_active = -1;
 static int running[NR_PHASES];
@@ -199,7 +211,7 @@ static void do_check_transition_begin(void)
 	result.transitions++;
 	in_transition = true;
 	suspend_failed = false;
-	failed_errs = 0;
+	memset(failed_errs, 0, sizeof(failed_errs));
 	first_fail_dev = -1;
 	for (int i = 0; i < cfg.ndev; i++) {
 		st[i].ran = 0;
@@ -423,6 +435,7 @@ static void do_check_callback_start(int dev, enum pm_phase p)
 static void do_check_callback_end(int dev, enum pm_phase p, int error)
 {
 	struct dstate *s = &st[dev];
+	uint64_t *w, bit;
 
 	pr_info("call %s+ [%s] returned %d", nm(dev), pm_phase_name(p), error);
 	if (check_event_hook)
@@ -440,8 +453,8 @@ static void do_check_callback_end(int dev, enum pm_phase p, int error)
 				first_fail_err = error;
 			}
 			suspend_failed = true;
-			if (error < 0 && error > -64)
-				failed_errs |= 1ULL << -error;
+			if ((w = err_word(error, &bit)))
+				*w |= bit;
 			return;
 		}
 		if (p == PH_PREPARE)
@@ -468,6 +481,8 @@ static void do_check_device_freed(int dev)
 
 static void do_check_transition_end(int error)
 {
+	uint64_t *w, bit;
+
 	pr_info("transition ends, suspend reported %d", error);
 	in_transition = false;
 	for (int i = 0; i < cfg.ndev; i++) {
@@ -489,8 +504,7 @@ static void do_check_transition_end(int error)
 		check_fail(INV_ROLLBACK,
 			   "the transition reported error %d though no callback failed",
 			   error);
-	if (error && !(error < 0 && error > -64 &&
-		       (failed_errs & (1ULL << -error))))
+	if (error && !((w = err_word(error, &bit)) && (*w & bit)))
 		check_fail(INV_ROLLBACK,
 			   "the transition reported error %d, which no callback returned",
 			   error);

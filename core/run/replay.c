@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dpmrepro's input step and schedule search (replay.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "replay.h"
+#include "scenario/limits.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	for (char *c = err; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	return -1;
+}
+
+int dpm_read_file(const char *path, const char *what, char **buf, size_t *len,
+		  char *err, size_t errlen)
+{
+	struct stat st;
+	size_t cap = 1 << 16, n = 0, r;
+	char *b, *nb;
+	FILE *f;
+
+	*buf = NULL;
+	*len = 0;
+	if (stat(path, &st))
+		return fail(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return fail(err, errlen, "%s is a directory, not %s", path, what);
+	f = fopen(path, "rb");
+	if (!f)
+		return fail(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	b = malloc(cap + 1);
+	while (b && (r = fread(b + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n < cap)
+			continue;
+		if (cap >= DPM_FILE_MAX) {
+			fclose(f);
+			free(b);
+			return fail(err, errlen, "%s: larger than %lu MiB", path,
+				    DPM_FILE_MAX >> 20);
+		}
+		cap *= 2;
+		nb = realloc(b, cap + 1);
+		if (!nb)
+			free(b);
+		b = nb;
+	}
+	if (!b || ferror(f)) {
+		fclose(f);
+		free(b);
+		return fail(err, errlen, "cannot read %s: %s", path,
+			    b ? "read error" : "out of memory");
+	}
+	fclose(f);
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+bool dpm_looks_like_text(const char *b, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' ||
+				 b[i] == '\n'))
+			i++;
+		if (i < n && b[i] == '#') {
+			while (i < n && b[i] != '\n')
+				i++;
+			continue;
+		}
+		break;
+	}
+	return n - i >= 16 && !memcmp(b + i, "dpmfuzz-scenario", 16);
+}
+
+int dpm_load(const char *buf, size_t len, const struct scn_limits *lim,
+	     struct scenario *s, bool *text, char *err, size_t errlen)
+{
+	*text = dpm_looks_like_text(buf, len);
+	if (*text)
+		return scenario_parse(buf, len, s, err, errlen) ? -1 : 0;
+	scenario_decode((const uint8_t *)buf, len, lim, s);
+	return 0;
+}
+
+int dpm_load_file(const char *path, struct scenario *s, bool *text, char *err,
+		  size_t errlen)
+{
+	struct scn_limits lim = fuzz_limits_from_env();
+	char *buf, why[256];
+	size_t len;
+	int rc;
+
+	scenario_init(s);
+	*text = false;
+	if (dpm_read_file(path, "a scenario or crash file", &buf, &len, err, errlen))
+		return -1;
+	rc = dpm_load(buf, len, &lim, s, text, why, sizeof(why));
+	free(buf);
+	if (rc)
+		return fail(err, errlen, "%s: %s", path, why);
+	return 0;
+}
+
+int dpm_pick(const struct scenario *s, const char *variant, const char *fix,
+	     struct run_opts *o, char *err, size_t errlen)
+{
+	const char *name = variant ? variant : s->variant[0] ? s->variant : "seed";
+	const struct pm_variant *v = variant_find(name);
+	const char *bad;
+	size_t bl;
+
+	if (!v)
+		return fail(err, errlen, "no variant '%s' (variants: %s)", name,
+			    variant_names());
+	if (knobs_parse(v, fix ? fix : s->fixes, &o->fixes, &bad, &bl) < 0)
+		return fail(err, errlen, "no knob '%.*s' in variant %s",
+			    (int)(bl < 100 ? bl : 100), bad, v->name);
+	o->variant = v;
+	return 0;
+}
+
+static uint8_t next_byte(uint64_t *xs)
+{
+	*xs ^= *xs << 13;
+	*xs ^= *xs >> 7;
+	*xs ^= *xs << 17;
+	return (uint8_t)(*xs >> 24);
+}
+
+static bool shows(const struct run_result *r, int want)
+{
+	return r->violated && (want < 0 || (int)r->id == want);
+}
+
+long dpm_schedule_search(struct scenario *s, const struct run_opts *o, long max,
+			 int want, struct run_result *r)
+{
+	uint64_t xs = 0x2545f4914f6cdd1dULL;
+
+	dpm_run(s, o, r);
+	if (shows(r, want))
+		return 0;
+	for (long k = 1; k <= max; k++) {
+		size_t n = 8 + next_byte(&xs) % 64;
+
+		free(s->sched);
+		s->sched = malloc(n);
+		if (!s->sched)
+			abort();
+		for (size_t j = 0; j < n; j++)
+			s->sched[j] = next_byte(&xs);
+		s->nsched = n;
+		dpm_run(s, o, r);
+		if (shows(r, want))
+			return k;
+	}
+	return -1;
+}
+
+int dpm_expected(const struct scenario *s)
+{
+	return s->expect[0] ? inv_parse(s->expect) : -1;
+}

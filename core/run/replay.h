@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What dpmrepro does with a file before it runs it, and its schedule
+ * search, as functions: dpmrepro, dpmstress --replay and the tests that
+ * feed them corrupt input share them.  Bad input is one line in the
+ * caller's buffer (no newline), never an exit.
+ */
+#ifndef DPM_REPLAY_H
+#define DPM_REPLAY_H
+
+#include "run.h"
+
+/* Files past this are refused (a device file such as /dev/zero never ends). */
+#define DPM_FILE_MAX (512UL << 20)
+
+/*
+ * A whole file, NUL-terminated (the NUL not counted in *len).  what says
+ * what a directory is not ("a scenario or crash file").  0, or -1 with
+ * the reason in err.
+ */
+int dpm_read_file(const char *path, const char *what, char **buf, size_t *len,
+		  char *err, size_t errlen);
+
+/* Scenario text if, after blank and comment lines, it starts with the header. */
+bool dpm_looks_like_text(const char *buf, size_t len);
+
+/*
+ * buf as dpmrepro reads it: a scenario text (told by its header), or
+ * anything else as fuzz_seed input bytes decoded under lim (which never
+ * fails).  *text says which.  0, or -1 with the parser's "line N: ..."
+ * in err.
+ */
+int dpm_load(const char *buf, size_t len, const struct scn_limits *lim,
+	     struct scenario *s, bool *text, char *err, size_t errlen);
+
+/* dpm_read_file() and dpm_load() of a path, under DPMFUZZ_MAX_DEVICES;
+ * a parse error reads "PATH: line N: ...". */
+int dpm_load_file(const char *path, struct scenario *s, bool *text, char *err,
+		  size_t errlen);
+
+/*
+ * The model to run s on: the variant and knobs named (NULL: the ones in
+ * s's header, else seed and none) into o->variant and o->fixes.  0, or
+ * -1 with "no variant ..." or "no knob ..." in err.
+ */
+int dpm_pick(const struct scenario *s, const char *variant, const char *fix,
+	     struct run_opts *o, char *err, size_t errlen);
+
+/*
+ * dpmrepro --schedules: run s as written, then up to max other schedules
+ * (random schedule bytes from a fixed seed, the same sequence every
+ * time) until a run shows want (an enum inv; -1: any violation).  Returns
+ * the schedule that did (0: s's own, k: the search's k-th) with s->sched
+ * set to it and its result in *r, or -1.  So "dpmrepro --schedules K" on
+ * the same file and model shows it again, exactly.
+ */
+long dpm_schedule_search(struct scenario *s, const struct run_opts *o, long max,
+			 int want, struct run_result *r);
+
+/* The invariant a scenario's 'expect' line names, or -1 ("clean", none). */
+int dpm_expected(const struct scenario *s);
+
+#endif
