@@ -43,13 +43,16 @@ void complete_all(struct completion *x);
 void wait_for_completion(struct completion *x);
 bool completion_done(struct completion *x);
 
-/* ---- mutex: owned, released by its owner only ---- */
+/* ---- mutex: owned, released by its owner only.  As the kernel's, it
+ * does not starve a waiter: one that was woken and still lost the lock
+ * asks for a handoff, and the next unlock gives it the lock directly. ---- */
 struct mutex {
 	int owner;		/* engine task id + 1, 0 when free */
+	int handoff;		/* task id + 1 the next unlock hands it to */
 	struct waitq wait;
 };
 
-#define DEFINE_MUTEX(m) struct mutex m = { 0, WAITQ_INIT }
+#define DEFINE_MUTEX(m) struct mutex m = { 0, 0, WAITQ_INIT }
 void mutex_init(struct mutex *m);
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);

@@ -74,6 +74,7 @@ bool completion_done(struct completion *x)
 void mutex_init(struct mutex *m)
 {
 	m->owner = 0;
+	m->handoff = 0;
 	waitq_init(&m->wait);
 }
 
@@ -86,9 +87,21 @@ void mutex_lock(struct mutex *m)
 	eng_lock(&m->wait.lk);
 	/* A task taking a mutex it holds waits forever, as in the kernel:
 	 * the engine reports the deadlock. */
-	while (m->owner)
+	if (m->owner == me)
+		for (;;)
+			dpm_eng->wait(&m->wait, WAIT_MUTEX, m);
+	bool woken = false;
+
+	/* owner == me: an unlock handed the lock over (MUTEX_FLAG_HANDOFF). */
+	while (m->owner && m->owner != me) {
+		if (woken && !m->handoff)
+			m->handoff = me;
 		dpm_eng->wait(&m->wait, WAIT_MUTEX, m);
+		woken = true;
+	}
 	m->owner = me;
+	if (m->handoff == me)
+		m->handoff = 0;
 	eng_unlock(&m->wait.lk);
 }
 
@@ -98,7 +111,7 @@ void mutex_unlock(struct mutex *m)
 	eng_lock(&m->wait.lk);
 	if (m->owner != dpm_eng->current_id() + 1)
 		kapi_bug("mutex_unlock: not the owner");
-	m->owner = 0;
+	m->owner = m->handoff;
 	dpm_eng->wake_all(&m->wait);
 	eng_unlock(&m->wait.lk);
 	eng_sched_point();

@@ -230,6 +230,10 @@ static void pm_main(void *arg)
 		dpm_eng->spawn(hotplug_task, &hp[i], name);
 	}
 	for (int c = 0; c < scn->cycles; c++) {
+		/* Between two transitions user space and the kernel's threads
+		 * run: every task that can run gets to, before the next one. */
+		if (c)
+			dpm_eng->delay(NSEC_PER_USEC);
 		user_space_writes(c);
 		check_transition_begin();
 		pr_info("PM: cycle %d: suspend", c);
