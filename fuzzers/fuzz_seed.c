@@ -23,44 +23,17 @@
  * under it replays under it.  On a violation the report goes to stderr and the
  * target aborts, so libFuzzer keeps the input.
  */
-#include <stdio.h>
-#include <stdlib.h>
-
-#include "run/run.h"
-#include "scenario/limits.h"
-
-static struct run_opts opts;
-static struct scn_limits limits;
+#include "fuzz_model.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	opts.variant = &variant_seed;
-	opts.fixes = dpm_fixes_from_env(&variant_seed);
-	limits = fuzz_limits_from_env();
+	fuzz_model_init(&variant_seed);
 	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct run_result r;
-	struct scenario s;
-
-	scenario_decode(data, size, &limits, &s);
-	dpm_run(&s, &opts, &r);
-	if (r.violated) {
-		fflush(stdout);
-		dpm_report(&s, &opts, stderr, 80, NULL);
-		char fixes[512];
-
-		knobs_format(opts.variant, opts.fixes, fixes, sizeof(fixes));
-		fprintf(stderr,
-			"--- reproduce: dpmrepro --variant %s --fix %s CRASH-FILE\n",
-			opts.variant->name, fixes);
-		fflush(stderr);
-		abort();
-	}
-	scenario_free(&s);
-	return 0;
+	return fuzz_model_one(data, size);
 }

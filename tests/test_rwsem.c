@@ -319,14 +319,16 @@ static void test_removal(void)
 		"device c parent=p async\n"
 		"action unregister p at=100000us\n";
 	EXPECT_EQ(run_schedules(res, "none", 300), -1);
-	/* Suspend: the walk stops at x, so p is never visited; c's job,
-	 * still running, releases its read lock on p after the hotplug task
-	 * unregistered c and p. */
+	/* Suspend: the walk read-locks p for c, whose job waits behind z's
+	 * for the one worker; x fails, so the walk never reaches p.  The
+	 * hotplug task unregisters c and p meanwhile; c's job, when it
+	 * runs, releases its read lock on p. */
 	static const char sus[] =
-		"dpmfuzz-scenario 1\nvariant rwsem\n"
+		"dpmfuzz-scenario 1\nvariant rwsem\nworker_limit 1\n"
 		"device p\n"
 		"device x err=suspend:-5\n"
-		"device c parent=p async suspend=2000000us\n"
+		"device c parent=p async\n"
+		"device z async suspend=2000000us\n"
 		"action unregister p at=100000us\n";
 	EXPECT_EQ(run_schedules(sus, "none", 300), -1);
 	/* Callbacks unregistering a child, in suspend and in resume. */
