@@ -52,4 +52,14 @@ static inline int run_scenario_text(const char *text, const char *fix,
 	return r->violated ? (int)r->id : -1;
 }
 
+/* How many times needle occurs in hay (overlaps count). */
+static inline int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
 #endif

@@ -14,20 +14,14 @@
 #include "expect.h"
 #include "run_text.h"
 
+/* Every scenario here starts so. */
+#define RWSEM "dpmfuzz-scenario 1\nvariant rwsem\n"
+
 static struct run_result r;
 
 static int run_text(const char *text, const char *fix, bool log)
 {
 	return run_scenario_text(text, fix, log, &r);
-}
-
-static int count(const char *hay, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = hay; (p = strstr(p, needle)); p++)
-		n++;
-	return n;
 }
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
@@ -150,7 +144,7 @@ static int check_lock_lines(const char *log)
 }
 
 static const char tree[] =
-	"dpmfuzz-scenario 1\nvariant rwsem\n"
+	RWSEM
 	"device bus\n"
 	"device disk parent=bus async suspend=100us resume=50us\n"
 	"device part parent=disk async suspend=300us\n"
@@ -212,7 +206,7 @@ static void test_parallel_times(void)
 	/* Resume: disk 50 us and nic 400 us in parallel after bus. */
 	EXPECT_CONTAINS(dpm_log_text(), "PM: resume of devices complete after 0.390 msecs");
 	static const char off[] =
-		"dpmfuzz-scenario 1\nvariant rwsem\npm_async 0\n"
+		RWSEM "pm_async 0\n"
 		"device bus\n"
 		"device disk parent=bus async suspend=100us resume=50us\n"
 		"device part parent=disk async suspend=300us\n"
@@ -232,7 +226,7 @@ static void test_parallel_times(void)
 static void test_ordering_all_schedules(void)
 {
 	static const char t[] =
-		"dpmfuzz-scenario 1\nvariant rwsem\ncycles 2\n"
+		RWSEM "cycles 2\n"
 		"device root\n"
 		"device bus parent=root async suspend=30us resume=30us\n"
 		"device a parent=bus async suspend=100us resume=10us\n"
@@ -243,7 +237,7 @@ static void test_ordering_all_schedules(void)
 	EXPECT_EQ(run_schedules(t, "all", 400), -1);
 	EXPECT_EQ(run_schedules(t, "none", 400), -1);
 	static const char w[] =
-		"dpmfuzz-scenario 1\nvariant rwsem\nworker_limit 1\ninline_every 3\n"
+		RWSEM "worker_limit 1\ninline_every 3\n"
 		"device bus async\n"
 		"device a parent=bus async suspend=100us\n"
 		"device b parent=bus async resume=100us\n"
@@ -251,7 +245,7 @@ static void test_ordering_all_schedules(void)
 	EXPECT_EQ(run_schedules(w, "all", 300), -1);
 	/* pm_trace: resume one device at a time, in list order. */
 	static const char tr[] =
-		"dpmfuzz-scenario 1\nvariant rwsem\npm_trace 1\n"
+		RWSEM "pm_trace 1\n"
 		"device bus async\n"
 		"device a parent=bus async resume=100us\n"
 		"device b parent=a async resume=10us\n";
@@ -266,7 +260,7 @@ static void test_ordering_all_schedules(void)
 static void test_failure(void)
 {
 	static const char t[] =
-		"dpmfuzz-scenario 1\nvariant rwsem\ncycles 3\n"
+		RWSEM "cycles 3\n"
 		"device bus\n"
 		"device disk parent=bus async err=suspend:-5\n"
 		"device part parent=disk async suspend=20us\n"
@@ -280,7 +274,7 @@ static void test_failure(void)
 	EXPECT_EQ(check_lock_lines(dpm_log_text()), 0);
 	/* A sync failure in the middle of the walk. */
 	static const char s[] =
-		"dpmfuzz-scenario 1\nvariant rwsem\ncycles 2\n"
+		RWSEM "cycles 2\n"
 		"device bus\n"
 		"device a parent=bus async suspend=100us\n"
 		"device b parent=bus err=suspend:-16\n"
@@ -292,16 +286,14 @@ static void test_failure(void)
 	/* The seed's hang (docs/findings.md#seed-1) cannot happen: a device
 	 * the walk never reached holds no lock, so its children resume. */
 	static const char hang[] =
-		"dpmfuzz-scenario 1\nvariant rwsem\n"
-		"device bus pci\n"
+		RWSEM "device bus pci\n"
 		"device disk parent=bus err=suspend:-5\n"
 		"device part parent=bus\n";
 	EXPECT_EQ(run_schedules(hang, "none", 100), -1);
 	/* The seed's async_error order (seed-2) is inherited: the failing
 	 * child releases its locks, then stores the error. */
 	static const char order[] =
-		"dpmfuzz-scenario 1\nvariant rwsem\n"
-		"device bus\ndevice disk parent=bus async err=suspend:-5\n"
+		RWSEM "device bus\ndevice disk parent=bus async err=suspend:-5\n"
 		"schedule 24e81024d6a9cd15\n";
 	EXPECT_EQ(run_text(order, "none", false), INV_SUSPEND_AFTER_CHILDREN);
 	EXPECT_EQ(run_text(order, "async-error-order", false), -1);
@@ -314,7 +306,7 @@ static void test_removal(void)
 	/* Resume (as docs/findings.md#seed-3): c's job, queued behind p's,
 	 * read-locks p after p was unregistered and its own job ended. */
 	static const char res[] =
-		"dpmfuzz-scenario 1\nvariant rwsem\nworker_limit 1\n"
+		RWSEM "worker_limit 1\n"
 		"device p async resume=2000000us\n"
 		"device c parent=p async\n"
 		"action unregister p at=100000us\n";
@@ -324,7 +316,7 @@ static void test_removal(void)
 	 * hotplug task unregisters c and p meanwhile; c's job, when it
 	 * runs, releases its read lock on p. */
 	static const char sus[] =
-		"dpmfuzz-scenario 1\nvariant rwsem\nworker_limit 1\n"
+		RWSEM "worker_limit 1\n"
 		"device p\n"
 		"device x err=suspend:-5\n"
 		"device c parent=p async\n"
@@ -333,7 +325,7 @@ static void test_removal(void)
 	EXPECT_EQ(run_schedules(sus, "none", 300), -1);
 	/* Callbacks unregistering a child, in suspend and in resume. */
 	static const char cb[] =
-		"dpmfuzz-scenario 1\nvariant rwsem\ncycles 2\n"
+		RWSEM "cycles 2\n"
 		"device p async resume=1000us remove=resume:c\n"
 		"device c parent=p async suspend=100us\n"
 		"device g parent=c async\n"
@@ -356,7 +348,7 @@ static void on_fatal(const struct scenario *s, const struct run_result *res)
 static void test_engines(void)
 {
 	static const char t[] =
-		"dpmfuzz-scenario 1\nvariant rwsem\ncycles 3\n"
+		RWSEM "cycles 3\n"
 		"device root\n"
 		"device pci0 parent=root pci suspend=50us resume=50us\n"
 		"device usb parent=pci0 async suspend=200us resume=300us\n"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What the variants of 2.6.33's drivers/base/power/main.c share
- * (dpm_common.h): everything but the step that suspends or resumes one
- * device in dpm_suspend() and dpm_resume().  Moved here from the seed
- * variant without a change to what it does, so the seed runs as before,
- * scheduling point for scheduling point.
+ * (dpm_common.h): everything but how a device waits for the others (the
+ * start of its step, its __device_suspend() and __device_resume()).
+ * Moved here from the seed variant without a change to what it does, so
+ * the seed runs as before, scheduling point for scheduling point.
  */
 #include "dpm_common.h"
 
@@ -18,16 +18,17 @@ DEFINE_MUTEX(dpm_list_mtx);
 enum pm_event pm_transition;
 static bool transition_started;
 static int async_error;
-static bool async_error_once;
+static bool async_error_order, async_error_once;
 static const struct dpm_async_ops *dpm_ops;
 
-void dpm_common_reset(const struct dpm_async_ops *ops, bool once)
+void dpm_common_reset(const struct dpm_async_ops *ops, bool order, bool once)
 {
 	INIT_LIST_HEAD(&dpm_list);
 	mutex_init(&dpm_list_mtx);
 	pm_transition = PMSG_SUSPEND;
 	transition_started = false;
 	async_error = 0;
+	async_error_order = order;
 	async_error_once = once;
 	dpm_ops = ops;
 }
@@ -55,6 +56,25 @@ void write_async_error(int error)
 		async_error = error;
 	pr_debug("writes async_error = %d", error);
 	eng_sched_point();
+}
+
+int dpm_suspend_callback(struct device *dev)
+{
+	int error = 0;
+
+	down(&dev->sem);
+
+	if (read_async_error())
+		goto End;
+
+	error = dpm_run_callback(dev, PH_SUSPEND);
+	if (!error)
+		dev->power.status = DPM_OFF;
+End:
+	up(&dev->sem);
+	if (async_error_order && error)
+		write_async_error(error);
+	return error;
 }
 
 static struct device *to_device(struct list_head *entry)
@@ -170,6 +190,32 @@ static void dpm_resume_noirq(enum pm_event state)
 	dpm_show_time(starttime, state, "early");
 }
 
+static void async_resume(void *data, async_cookie_t cookie)
+{
+	struct device *dev = data;
+	int error;
+
+	(void)cookie;
+	pm_dev_dbg(dev, pm_transition, "async ");
+	error = dpm_ops->__device_resume(dev, true);
+	if (error)
+		pm_dev_err(dev, pm_transition, " async", error);
+	put_device(dev);
+}
+
+static int device_resume(struct device *dev)
+{
+	dpm_ops->resume_start(dev);
+
+	if (pm_async_enabled && dev->power.async_suspend &&
+	    !pm_trace_is_enabled()) {
+		get_device(dev);
+		async_schedule(async_resume, dev);
+		return 0;
+	}
+	return dpm_ops->__device_resume(dev, false);
+}
+
 static void dpm_resume(enum pm_event state)
 {
 	LIST_HEAD(list);
@@ -183,14 +229,14 @@ static void dpm_resume(enum pm_event state)
 
 		get_device(dev);
 		if (dev->power.status >= DPM_OFF) {
-			struct device *parent =
-				dpm_ops->pin_parent ? get_device(dev->parent) : NULL;
 			int error;
 
+			if (dpm_ops->pin_parent)
+				get_device(dev->parent);
 			dev->power.status = DPM_RESUMING;
 			mutex_unlock(&dpm_list_mtx);
 
-			error = dpm_ops->device_resume(dev, parent);
+			error = device_resume(dev);
 
 			mutex_lock(&dpm_list_mtx);
 			if (error)
@@ -283,6 +329,34 @@ static int dpm_suspend_noirq(enum pm_event state)
 	return error;
 }
 
+static void async_suspend(void *data, async_cookie_t cookie)
+{
+	struct device *dev = data;
+	int error;
+
+	(void)cookie;
+	pm_dev_dbg(dev, pm_transition, "async ");
+	error = dpm_ops->__device_suspend(dev, true);
+	if (error) {
+		pm_dev_err(dev, pm_transition, " async", error);
+		if (!async_error_order)
+			write_async_error(error);
+	}
+	put_device(dev);
+}
+
+static int device_suspend(struct device *dev)
+{
+	dpm_ops->suspend_start(dev);
+
+	if (pm_async_enabled && dev->power.async_suspend) {
+		get_device(dev);
+		async_schedule(async_suspend, dev);
+		return 0;
+	}
+	return dpm_ops->__device_suspend(dev, false);
+}
+
 static int dpm_suspend(enum pm_event state)
 {
 	LIST_HEAD(list);
@@ -295,13 +369,13 @@ static int dpm_suspend(enum pm_event state)
 	write_async_error(0);
 	while (!list_empty(&dpm_list)) {
 		struct device *dev = to_device(dpm_list.prev);
-		struct device *parent;
 
 		get_device(dev);
-		parent = dpm_ops->pin_parent ? get_device(dev->parent) : NULL;
+		if (dpm_ops->pin_parent)
+			get_device(dev->parent);
 		mutex_unlock(&dpm_list_mtx);
 
-		error = dpm_ops->device_suspend(dev, parent);
+		error = device_suspend(dev);
 
 		mutex_lock(&dpm_list_mtx);
 		if (error) {

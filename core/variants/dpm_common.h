@@ -18,16 +18,23 @@
 enum pm_event { PMSG_SUSPEND, PMSG_RESUME };
 
 /*
- * What a variant plugs into the walks of dpm_suspend() and dpm_resume().
- * The walk holds a reference to dev and calls the step without
- * dpm_list_mtx.  With pin_parent the walk also takes a reference to
- * dev->parent while dpm_list_mtx still guarantees dev is registered (so
- * its parent is alive) and hands it to the step, which owns it from then
- * on; without it, parent is NULL.
+ * What a variant plugs into device_suspend() and device_resume(), the
+ * walks' step for one device, and into the async jobs they schedule:
+ *   suspend_start, resume_start  run by the walk before the device's
+ *                         async job is scheduled or its work runs inline
+ *   __device_suspend, __device_resume  the device's work, on an async
+ *                         thread (async true) or inline in the walk
+ * The walk holds a reference to dev throughout.  With pin_parent it also
+ * takes one to dev->parent, while dpm_list_mtx guarantees dev is
+ * registered (so its parent is alive), for __device_suspend() or
+ * __device_resume() to drop when done with the parent.  (The model never
+ * moves a device: dev->parent does not change.)
  */
 struct dpm_async_ops {
-	int (*device_suspend)(struct device *dev, struct device *parent);
-	int (*device_resume)(struct device *dev, struct device *parent);
+	void (*suspend_start)(struct device *dev);
+	int (*__device_suspend)(struct device *dev, bool async);
+	void (*resume_start)(struct device *dev);
+	int (*__device_resume)(struct device *dev, bool async);
 	bool pin_parent;
 };
 
@@ -35,14 +42,28 @@ extern struct list_head dpm_list;
 extern struct mutex dpm_list_mtx;
 extern enum pm_event pm_transition;
 
-/* Reset the shared globals before a run.  async_error_once: the
- * READ_ONCE()/WRITE_ONCE() fix (dbd4bccd9662) is on. */
-void dpm_common_reset(const struct dpm_async_ops *ops, bool async_error_once);
+/*
+ * Reset the shared globals before a run, with the variant's knobs of the
+ * shared error handling: async_error_order, a failed async suspend is
+ * recorded by __device_suspend() before it wakes the parent (in
+ * dpm_suspend_callback()); async_error_once, READ_ONCE() and
+ * WRITE_ONCE() for async_error.
+ */
+void dpm_common_reset(const struct dpm_async_ops *ops, bool async_error_order,
+		      bool async_error_once);
 
 /* async_error, a plain int shared by the walk and the async threads as in
  * the seed; the accessors are scheduling points and trace lines. */
 int read_async_error(void);
 void write_async_error(int error);
+
+/*
+ * The middle of __device_suspend(), between waiting for the children and
+ * waking the parent: under the device lock, nothing if a failure is
+ * recorded already, else the suspend callback; with the async-error-order
+ * fix a failure is recorded in async_error before the return.
+ */
+int dpm_suspend_callback(struct device *dev);
 
 void pm_dev_dbg(struct device *dev, enum pm_event state, const char *info);
 void pm_dev_err(struct device *dev, enum pm_event state, const char *info,
@@ -54,6 +75,16 @@ void dpm_list_del(struct device *dev);
 void dpm_device_enable_async_suspend(struct device *dev, bool enable);
 /* seeds/006: a write to power/async. */
 ssize_t dpm_async_store(struct device *dev, const char *buf, size_t n);
+
+/* The knobs of the shared error handling, for the variants' knob tables. */
+#define DPM_KNOB_ASYNC_ERROR_ORDER {                                            \
+	"async-error-order", "8a0e5ad8cb5f+",                                 \
+	"record a failed async suspend in async_error before the parent is woken (complete_all(), rwsem release), so it sees it", \
+}
+#define DPM_KNOB_ASYNC_ERROR_ONCE {                                             \
+	"async-error-once", "dbd4bccd9662",                                   \
+	"read and write async_error with READ_ONCE()/WRITE_ONCE(): no data race between the threads", \
+}
 
 /* kernel/power/suspend.c: suspend_devices_and_enter(), device part: one
  * transition with the ops of the last dpm_common_reset(). */

@@ -17,12 +17,14 @@
  *            read lock and its own write lock.
  *
  * Async and sync devices run the same step, on an async thread or inline
- * in the walk.  Everything else (the phases, the walks, pm_async, pm_trace,
- * power/async, PCI, async_error and the roll-back) is the seed's, from
- * dpm_common.c.  The locks are taken and released in different threads,
- * which is what lockdep objected to; kapi's rw_semaphore allows it, like
- * the kernel's non-owner variants.  docs/model.md, "The rwsem variant",
- * maps each function and lists what the proposal left open.
+ * in the walk.  Everything else (the phases, the walks, the async jobs,
+ * pm_async, pm_trace, power/async, PCI, async_error and the roll-back) is
+ * the seed's, from dpm_common.c; the walks pin each device's parent for
+ * its step (dpm_async_ops.pin_parent).  The locks are taken and released
+ * in different threads, which is what lockdep objected to; kapi's
+ * rw_semaphore allows it, like the kernel's non-owner variants.
+ * docs/model.md, "The rwsem variant", maps each function and lists what
+ * the proposal left open.
  *
  * Knobs: the seed's two fixes to the error handling this variant shares;
  * off by default, as in the seed.
@@ -37,30 +39,29 @@ enum {
 };
 
 static const struct knob rwsem_knobs[NR_RWSEM_FIX] = {
-	[FIX_ASYNC_ERROR_ORDER] = {
-		"async-error-order", "8a0e5ad8cb5f+",
-		"record a failed suspend in async_error before releasing the rwsems, so the parent that write-locks next sees it",
-	},
-	[FIX_ASYNC_ERROR_ONCE] = {
-		"async-error-once", "dbd4bccd9662",
-		"read and write async_error with READ_ONCE()/WRITE_ONCE(): no data race between the threads",
-	},
+	[FIX_ASYNC_ERROR_ORDER] = DPM_KNOB_ASYNC_ERROR_ORDER,
+	[FIX_ASYNC_ERROR_ONCE] = DPM_KNOB_ASYNC_ERROR_ONCE,
 };
 
-static int device_suspend(struct device *dev, struct device *parent);
-static int device_resume(struct device *dev, struct device *parent);
+static void down_read_parent(struct device *dev);
+static int __device_suspend(struct device *dev, bool async);
+static void down_write_dev(struct device *dev);
+static int __device_resume(struct device *dev, bool async);
 
-/* The walks pin each device's parent for its step: the step releases a
- * lock in the parent's memory, possibly after the device was removed. */
 static const struct dpm_async_ops rwsem_ops = {
-	.device_suspend = device_suspend,
-	.device_resume = device_resume,
+	.suspend_start = down_read_parent,
+	.__device_suspend = __device_suspend,
+	.resume_start = down_write_dev,
+	.__device_resume = __device_resume,
+	/* The step releases a lock in its parent's memory, possibly after
+	 * both were unregistered. */
 	.pin_parent = true,
 };
 
 static void rwsem_reset(void)
 {
-	dpm_common_reset(&rwsem_ops, fix_on(FIX_ASYNC_ERROR_ONCE));
+	dpm_common_reset(&rwsem_ops, fix_on(FIX_ASYNC_ERROR_ORDER),
+			 fix_on(FIX_ASYNC_ERROR_ONCE));
 }
 
 /* One operation on a device's power.rwsem, with a trace line. */
@@ -69,6 +70,16 @@ static void dpm_rwsem(struct device *dev, const char *what,
 {
 	pr_debug("%s: %s(power.rwsem)", dev_name(dev), what);
 	op(&dev->power.rwsem);
+}
+
+/* The end of a step's work on its parent: release its lock (read-locked
+ * in both directions) and the reference the walk took for the step. */
+static void up_read_parent(struct device *dev)
+{
+	if (dev->parent) {
+		dpm_rwsem(dev->parent, "up_read", up_read);
+		put_device(dev->parent);
+	}
 }
 
 /* ---- driver-core hooks ---- */
@@ -82,115 +93,57 @@ static void rwsem_device_pm_init(struct device *dev)
 }
 
 /*
- * device_pm_remove() only takes the device off dpm_list: it has nothing
- * to release.  Every lock on a device's rwsem is released by the step
- * that took it or was handed it, and that step runs to its end whether
- * or not the device is still registered (its callback is skipped once
- * the driver is unbound); the references the walk took keep the memory
- * of the device and of its parent until then.
+ * device_pm_remove() only takes the device off dpm_list (dpm_list_del()):
+ * it has nothing to release.  Every lock on a device's rwsem is released
+ * by the step that took it or was handed it, and that step runs to its
+ * end whether or not the device is still registered (its callback is
+ * skipped once the driver is unbound); the references the walk took keep
+ * the memory of the device and of its parent until then.
  */
 
 /* ---- resume ---- */
 
-static int __device_resume(struct device *dev, struct device *parent)
+/* The walk, before the step: children's steps wait on this. */
+static void down_write_dev(struct device *dev)
+{
+	dpm_rwsem(dev, "down_write", down_write);
+}
+
+static int __device_resume(struct device *dev, bool async)
 {
 	int error;
 
-	if (parent)
-		dpm_rwsem(parent, "down_read", down_read);
+	(void)async;
+	if (dev->parent)
+		dpm_rwsem(dev->parent, "down_read", down_read);
 	down(&dev->sem);
 	error = dpm_run_callback(dev, PH_RESUME);
 	up(&dev->sem);
-	if (parent) {
-		dpm_rwsem(parent, "up_read", up_read);
-		put_device(parent);
-	}
+	up_read_parent(dev);
 	dpm_rwsem(dev, "up_write", up_write);
 	return error;
-}
-
-/* The parent the walk pinned for this step is dev->parent: the model
- * never moves a device (no device_move()). */
-static void async_resume(void *data, async_cookie_t cookie)
-{
-	struct device *dev = data;
-	int error;
-
-	(void)cookie;
-	pm_dev_dbg(dev, pm_transition, "async ");
-	error = __device_resume(dev, dev->parent);
-	if (error)
-		pm_dev_err(dev, pm_transition, " async", error);
-	put_device(dev);
-}
-
-static int device_resume(struct device *dev, struct device *parent)
-{
-	dpm_rwsem(dev, "down_write", down_write);
-
-	if (pm_async_enabled && dev->power.async_suspend &&
-	    !pm_trace_is_enabled()) {
-		get_device(dev);
-		async_schedule(async_resume, dev);
-		return 0;
-	}
-	return __device_resume(dev, parent);
 }
 
 /* ---- suspend ---- */
 
-static int __device_suspend(struct device *dev, struct device *parent)
+/* The walk, before the child's step, on the child's behalf: the
+ * parent's own down_write() waits until the step released it. */
+static void down_read_parent(struct device *dev)
 {
-	int error = 0;
-
-	dpm_rwsem(dev, "down_write", down_write);
-	down(&dev->sem);
-
-	if (read_async_error())
-		goto End;
-
-	error = dpm_run_callback(dev, PH_SUSPEND);
-	if (!error)
-		dev->power.status = DPM_OFF;
-End:
-	up(&dev->sem);
-	if (fix_on(FIX_ASYNC_ERROR_ORDER) && error)
-		write_async_error(error);
-	dpm_rwsem(dev, "up_write", up_write);
-	if (parent) {
-		dpm_rwsem(parent, "up_read", up_read);
-		put_device(parent);
-	}
-	return error;
+	if (dev->parent)
+		dpm_rwsem(dev->parent, "down_read", down_read);
 }
 
-static void async_suspend(void *data, async_cookie_t cookie)
+static int __device_suspend(struct device *dev, bool async)
 {
-	struct device *dev = data;
 	int error;
 
-	(void)cookie;
-	pm_dev_dbg(dev, pm_transition, "async ");
-	error = __device_suspend(dev, dev->parent);
-	if (error) {
-		pm_dev_err(dev, pm_transition, " async", error);
-		if (!fix_on(FIX_ASYNC_ERROR_ORDER))
-			write_async_error(error);
-	}
-	put_device(dev);
-}
-
-static int device_suspend(struct device *dev, struct device *parent)
-{
-	if (parent)
-		dpm_rwsem(parent, "down_read", down_read);
-
-	if (pm_async_enabled && dev->power.async_suspend) {
-		get_device(dev);
-		async_schedule(async_suspend, dev);
-		return 0;
-	}
-	return __device_suspend(dev, parent);
+	(void)async;
+	dpm_rwsem(dev, "down_write", down_write);
+	error = dpm_suspend_callback(dev);
+	dpm_rwsem(dev, "up_write", up_write);
+	up_read_parent(dev);
+	return error;
 }
 
 const struct pm_variant variant_rwsem = {

@@ -5,8 +5,8 @@
  * top of the 2.6.33 drivers/base/power/main.c they apply to.  Function
  * names are the kernel's so this file reads beside that main.c; where
  * the seeds are silent, docs/model.md says what was assumed.  This file
- * has the completions and the per-device steps of the suspend and resume
- * walks; dpm_common.c has the rest of main.c.
+ * has the completions, how a device waits for the others; dpm_common.c
+ * has the rest of main.c.
  *
  * Each later kernel fix that changes this behaviour is a knob, off by
  * default: the default is the code as posted.
@@ -27,31 +27,35 @@ static const struct knob seed_knobs[NR_SEED_FIX] = {
 		"completion-init", "013b99631422",
 		"start every power.completion done, so nobody waits for a device suspend never reached",
 	},
-	[FIX_ASYNC_ERROR_ORDER] = {
-		"async-error-order", "8a0e5ad8cb5f+",
-		"record a failed suspend in async_error before complete_all(), so a waiting parent sees it",
-	},
+	[FIX_ASYNC_ERROR_ORDER] = DPM_KNOB_ASYNC_ERROR_ORDER,
 	[FIX_RESUME_DELETED] = {
 		"resume-deleted", "0552e05fdfea",
 		"pin the parent while waiting for it and skip a device deleted meanwhile",
 	},
-	[FIX_ASYNC_ERROR_ONCE] = {
-		"async-error-once", "dbd4bccd9662",
-		"read and write async_error with READ_ONCE()/WRITE_ONCE(): no data race between the threads",
-	},
+	[FIX_ASYNC_ERROR_ONCE] = DPM_KNOB_ASYNC_ERROR_ONCE,
 };
 
-static int device_suspend(struct device *dev, struct device *parent);
-static int device_resume(struct device *dev, struct device *parent);
+static void dpm_reset_completion(struct device *dev);
+static int __device_suspend(struct device *dev, bool async);
+static int __device_resume(struct device *dev, bool async);
 
+/* Each step starts by resetting the device's completion. */
 static const struct dpm_async_ops seed_ops = {
-	.device_suspend = device_suspend,
-	.device_resume = device_resume,
+	.suspend_start = dpm_reset_completion,
+	.__device_suspend = __device_suspend,
+	.resume_start = dpm_reset_completion,
+	.__device_resume = __device_resume,
 };
 
 static void seed_reset(void)
 {
-	dpm_common_reset(&seed_ops, fix_on(FIX_ASYNC_ERROR_ONCE));
+	dpm_common_reset(&seed_ops, fix_on(FIX_ASYNC_ERROR_ORDER),
+			 fix_on(FIX_ASYNC_ERROR_ONCE));
+}
+
+static void dpm_reset_completion(struct device *dev)
+{
+	INIT_COMPLETION(dev->power.completion);
 }
 
 /* complete_all() on a device's completion, with a trace line. */
@@ -114,12 +118,10 @@ static bool device_pm_initialized(struct device *dev)
 	return __atomic_load_n(&dev->power.in_dpm_list, __ATOMIC_RELAXED);
 }
 
-static int __device_resume(struct device *dev, enum pm_event state,
-			   bool async)
+static int __device_resume(struct device *dev, bool async)
 {
 	int error = 0;
 
-	(void)state;
 	if (fix_on(FIX_RESUME_DELETED)) {
 		struct device *parent;
 
@@ -145,85 +147,16 @@ Complete:
 	return error;
 }
 
-static void async_resume(void *data, async_cookie_t cookie)
-{
-	struct device *dev = data;
-	int error;
-
-	(void)cookie;
-	pm_dev_dbg(dev, pm_transition, "async ");
-	error = __device_resume(dev, pm_transition, true);
-	if (error)
-		pm_dev_err(dev, pm_transition, " async", error);
-	put_device(dev);
-}
-
-static int device_resume(struct device *dev, struct device *parent)
-{
-	(void)parent;
-	INIT_COMPLETION(dev->power.completion);
-
-	if (pm_async_enabled && dev->power.async_suspend &&
-	    !pm_trace_is_enabled()) {
-		get_device(dev);
-		async_schedule(async_resume, dev);
-		return 0;
-	}
-	return __device_resume(dev, pm_transition, false);
-}
-
 /* ---- suspend ---- */
 
-static int __device_suspend(struct device *dev, enum pm_event state,
-			    bool async)
+static int __device_suspend(struct device *dev, bool async)
 {
-	int error = 0;
-
-	(void)state;
-	dpm_wait_for_children(dev, async);
-	down(&dev->sem);
-
-	if (read_async_error())
-		goto End;
-
-	error = dpm_run_callback(dev, PH_SUSPEND);
-	if (!error)
-		dev->power.status = DPM_OFF;
-End:
-	up(&dev->sem);
-	if (fix_on(FIX_ASYNC_ERROR_ORDER) && error)
-		write_async_error(error);
-	dpm_complete_dev(dev);
-	return error;
-}
-
-static void async_suspend(void *data, async_cookie_t cookie)
-{
-	struct device *dev = data;
 	int error;
 
-	(void)cookie;
-	pm_dev_dbg(dev, pm_transition, "async ");
-	error = __device_suspend(dev, pm_transition, true);
-	if (error) {
-		pm_dev_err(dev, pm_transition, " async", error);
-		if (!fix_on(FIX_ASYNC_ERROR_ORDER))
-			write_async_error(error);
-	}
-	put_device(dev);
-}
-
-static int device_suspend(struct device *dev, struct device *parent)
-{
-	(void)parent;
-	INIT_COMPLETION(dev->power.completion);
-
-	if (pm_async_enabled && dev->power.async_suspend) {
-		get_device(dev);
-		async_schedule(async_suspend, dev);
-		return 0;
-	}
-	return __device_suspend(dev, pm_transition, false);
+	dpm_wait_for_children(dev, async);
+	error = dpm_suspend_callback(dev);
+	dpm_complete_dev(dev);
+	return error;
 }
 
 const struct pm_variant variant_seed = {
