@@ -3,7 +3,7 @@
  * dpmstress: generate scenarios from a seed, run each on an engine, and
  * let the oracle judge every run.
  *
- *   dpmstress [--variant seed] [--seed S] [--iterations N] [--duration SEC]
+ *   dpmstress [--variant seed|rwsem] [--seed S] [--iterations N] [--duration SEC]
  *             [--devices MAX] [--fixed-size] [--engine det|threads]
  *             [--fix K,...|all|none] [--jobs J]
  *             [--strategy input|random|pct] [--pct D]

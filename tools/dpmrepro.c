@@ -12,7 +12,8 @@
  * DPMFUZZ_MAX_DEVICES as the fuzz target that found them.
  *
  * Options:
- *   --variant NAME     the model to run (seed)
+ *   --variant NAME     the model to run (seed, rwsem; default: the
+ *                      scenario header's, else seed)
  *   --fix LIST|all|none  kernel fixes to turn on
  *   --tail N           trace lines to print (default 0: the whole trace)
  *   --text             print the scenario as text and exit
