@@ -34,6 +34,7 @@
  * --replay FILE runs one scenario (text or fuzz bytes): on det, as is,
  * then with up to --schedules N other schedules (the strategy's) until
  * one breaks an invariant; on threads, --iterations times until one does.
+ * The variant a text's header names is run, unless --variant says other.
  *
  * Exit: 0 every run clean, 1 a violation, 2 bad usage or input,
  * 3 the watchdog ended a run that outlived its deadline (LIVENESS).
@@ -82,6 +83,7 @@ static long long num(const char *flag, const char *v, long long lo,
 
 /* ---- options ---- */
 static const struct pm_variant *variant = &variant_seed;
+static bool variant_given;
 static const char *fix_spec = "none";
 static uint64_t seed = 1;
 static long long iterations = 200;
@@ -364,9 +366,10 @@ static void save_violation(const struct scenario *s, const struct run_result *r,
 	if (engine == ENGINE_DET)
 		printf("reproduce: dpmrepro %s\n", last_file);
 	else
-		printf("reproduce: dpmstress --engine threads --fix %s --replay %s --iterations 1000\n"
-		       "      or: dpmstress --engine det --fix %s --replay %s --strategy pct --schedules 100000\n",
-		       fixes, last_file, fixes, last_file);
+		printf("reproduce: dpmstress --variant %s --engine threads --fix %s --replay %s --iterations 1000\n"
+		       "      or: dpmstress --variant %s --engine det --fix %s --replay %s --strategy pct --schedules 100000\n",
+		       variant->name, fixes, last_file, variant->name, fixes,
+		       last_file);
 	fflush(stdout);
 }
 
@@ -492,12 +495,15 @@ static int load(const char *path, struct scenario *s)
 	return 0;
 }
 
+/* The replay file, loaded before the knobs are parsed: a text names its
+ * variant, which counts unless --variant was given. */
+static struct scenario replay_scn;
+
 static int do_replay(void)
 {
-	struct scenario s;
+	struct scenario s = replay_scn;
 	double start = now_s();
 
-	load(replay, &s);
 	if (engine == ENGINE_THREADS) {
 		for (long long i = 0; i < iterations; i++)
 			if (run_one(&s, (uint64_t)i))
@@ -535,6 +541,7 @@ int main(int argc, char **argv)
 		} else if (!v) {
 			usage_error("%s needs a value (or is unknown; see the header of stress/dpmstress.c)", a);
 		} else if (!strcmp(a, "--variant")) {
+			variant_given = true;
 			variant = variant_find(v);
 			if (!variant) {
 				char m[256];
@@ -595,6 +602,17 @@ int main(int argc, char **argv)
 	const char *bad;
 	size_t bl;
 
+	if (replay) {
+		load(replay, &replay_scn);
+		if (!variant_given && replay_scn.variant[0] &&
+		    !(variant = variant_find(replay_scn.variant))) {
+			char m[256];
+
+			snprintf(m, sizeof(m), "%s: no variant '%%s' (variants: %s)",
+				 replay, variant_names());
+			usage_error(m, replay_scn.variant);
+		}
+	}
 	if (knobs_parse(variant, fix_spec, &opts.fixes, &bad, &bl) < 0) {
 		char b[128];
 
