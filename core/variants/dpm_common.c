@@ -8,6 +8,7 @@
  */
 #include "dpm_common.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,7 +18,16 @@ LIST_HEAD(dpm_list);
 DEFINE_MUTEX(dpm_list_mtx);
 enum pm_event pm_transition;
 static bool transition_started;
-static int async_error;
+/*
+ * async_error is an int, alone in its 8-byte word: ThreadSanitizer keeps
+ * four accesses per word, and variables beside it read by every thread
+ * (the knob flags below, read at every access) push out the accesses
+ * that race.  Not static, so the compiler keeps the whole word.
+ */
+union async_error_word {
+	int val;
+	uint64_t word;
+} async_error;
 static bool async_error_order, async_error_once;
 static const struct dpm_async_ops *dpm_ops;
 
@@ -27,7 +37,7 @@ void dpm_common_reset(const struct dpm_async_ops *ops, bool order, bool once)
 	mutex_init(&dpm_list_mtx);
 	pm_transition = PMSG_SUSPEND;
 	transition_started = false;
-	async_error = 0;
+	async_error.val = 0;
 	async_error_order = order;
 	async_error_once = once;
 	dpm_ops = ops;
@@ -42,7 +52,8 @@ int read_async_error(void)
 {
 	eng_sched_point();
 	int e = async_error_once ?
-		__atomic_load_n(&async_error, __ATOMIC_RELAXED) : async_error;
+		__atomic_load_n(&async_error.val, __ATOMIC_RELAXED) :
+		async_error.val;
 
 	pr_debug("reads async_error = %d", e);
 	return e;
@@ -51,9 +62,9 @@ int read_async_error(void)
 void write_async_error(int error)
 {
 	if (async_error_once)
-		__atomic_store_n(&async_error, error, __ATOMIC_RELAXED);
+		__atomic_store_n(&async_error.val, error, __ATOMIC_RELAXED);
 	else
-		async_error = error;
+		async_error.val = error;
 	pr_debug("writes async_error = %d", error);
 	eng_sched_point();
 }
