@@ -9,7 +9,8 @@
 #   fuzz_<unit>                    the target, linked with $LIB_FUZZING_ENGINE
 #   fuzz_<unit>.options            fuzzers/<unit>.options, its dict line
 #                                  naming the dictionary below
-#   fuzz_<unit>.dict               fuzzers/<unit>.dict
+#   fuzz_<unit>.dict               the dictionary fuzzers/<unit>.options
+#                                  names (seed.dict for the byte targets)
 #   fuzz_<unit>_seed_corpus.zip    corpus/<unit>/
 # tests/oss_fuzz_build.sh runs it without Docker (docs/fuzzing.md).
 set -euo pipefail
@@ -49,12 +50,18 @@ mkdir -p "$OUT"
 for u in "${units[@]}"; do
 	t=fuzz_$u
 	cp "$build/fuzzers/$t" "$OUT/$t"
-	if [ -f "$proj/fuzzers/$u.dict" ]; then
-		cp "$proj/fuzzers/$u.dict" "$OUT/$t.dict"
-	fi
+	# The dictionary its .options names (targets sharing the byte format
+	# share seed.dict), copied under the target's name.
+	d=$u.dict
 	if [ -f "$proj/fuzzers/$u.options" ]; then
-		sed "s/^\(dict[[:space:]]*=[[:space:]]*\)$u\.dict[[:space:]]*$/\1$t.dict/" \
+		named=$(sed -n 's/^dict[[:space:]]*=[[:space:]]*\([^[:space:]]*\)[[:space:]]*$/\1/p' \
+			"$proj/fuzzers/$u.options")
+		[ -z "$named" ] || d=$named
+		sed "s/^\(dict[[:space:]]*=[[:space:]]*\).*$/\1$t.dict/" \
 			"$proj/fuzzers/$u.options" >"$OUT/$t.options"
+	fi
+	if [ -f "$proj/fuzzers/$d" ]; then
+		cp "$proj/fuzzers/$d" "$OUT/$t.dict"
 	fi
 	if [ -d "$proj/corpus/$u" ]; then
 		rm -f "$OUT/${t}_seed_corpus.zip"

@@ -3,7 +3,7 @@
  * dpmstress: generate scenarios from a seed, run each on an engine, and
  * let the oracle judge every run.
  *
- *   dpmstress [--variant seed] [--seed S] [--iterations N] [--duration SEC]
+ *   dpmstress [--variant seed|rwsem] [--seed S] [--iterations N] [--duration SEC]
  *             [--devices MAX] [--fixed-size] [--engine det|threads]
  *             [--fix K,...|all|none] [--jobs J]
  *             [--strategy input|random|pct] [--pct D]
@@ -45,6 +45,7 @@
  * --replay FILE runs one scenario (text or fuzz bytes): on det, as is,
  * then with up to --schedules N other schedules (the strategy's) until
  * one breaks an invariant; on threads, --iterations times until one does.
+ * The variant a text's header names is run, unless --variant says other.
  *
  * Exit: 0 every run clean, 1 a violation, 2 bad usage or input,
  * 3 the watchdog ended a run that outlived its deadline (LIVENESS).
@@ -93,6 +94,7 @@ static long long num(const char *flag, const char *v, long long lo,
 
 /* ---- options ---- */
 static const struct pm_variant *variant = &variant_seed;
+static bool variant_given;
 static const char *fix_spec = "none";
 static uint64_t seed = 1;
 static long long iterations = 200;
@@ -633,12 +635,15 @@ static int do_find_schedule(const char *file)
 	return 0;
 }
 
+/* The replay file, loaded before the knobs are parsed: a text names its
+ * variant, which counts unless --variant was given. */
+static struct scenario replay_scn;
+
 static int do_replay(void)
 {
-	struct scenario s;
+	struct scenario s = replay_scn;
 	double start = now_s();
 
-	load("--replay", replay, &s);
 	if (engine == ENGINE_THREADS) {
 		for (long long i = 0; i < iterations; i++)
 			if (run_one(&s, (uint64_t)i))
@@ -676,6 +681,7 @@ int main(int argc, char **argv)
 		} else if (!v) {
 			usage_error("%s needs a value (or is unknown; see the header of stress/dpmstress.c)", a);
 		} else if (!strcmp(a, "--variant")) {
+			variant_given = true;
 			variant = variant_find(v);
 			if (!variant) {
 				char m[256];
@@ -740,6 +746,17 @@ int main(int argc, char **argv)
 	const char *bad;
 	size_t bl;
 
+	if (replay) {
+		load("--replay", replay, &replay_scn);
+		if (!variant_given && replay_scn.variant[0] &&
+		    !(variant = variant_find(replay_scn.variant))) {
+			char m[256];
+
+			snprintf(m, sizeof(m), "%s: no variant '%%s' (variants: %s)",
+				 replay, variant_names());
+			usage_error(m, replay_scn.variant);
+		}
+	}
 	if (knobs_parse(variant, fix_spec, &opts.fixes, &bad, &bl) < 0) {
 		char b[128];
 

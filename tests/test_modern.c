@@ -19,15 +19,6 @@ static int run_text(const char *body, const char *fix)
 	return run_scenario_text(t, fix, true, &r);
 }
 
-static int count(const char *hay, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = hay; (p = strstr(p, needle)); p++)
-		n++;
-	return n;
-}
-
 /* A supplier suspends after its consumer and resumes before it, though
  * neither is the other's ancestor: the async jobs, if they did not wait
  * through the link, would run the supplier first on suspend (it has no

@@ -18,15 +18,6 @@ static int run_text(const char *text, const char *fix, bool log)
 	return run_scenario_text(text, fix, log, &r);
 }
 
-static int count(const char *hay, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = hay; (p = strstr(p, needle)); p++)
-		n++;
-	return n;
-}
-
 /* 006: the attribute's parsing and the "only while ON" rule. */
 static void attr_main(void *arg)
 {

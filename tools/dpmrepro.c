@@ -14,7 +14,8 @@
  * feeds them 10,000 corrupt inputs).
  *
  * Options:
- *   --variant NAME     the model to run (seed)
+ *   --variant NAME     the model to run (seed, rwsem; default: the
+ *                      scenario header's, else seed)
  *   --fix LIST|all|none  kernel fixes to turn on
  *   --tail N           trace lines to print (default 0: the whole trace)
  *   --text             print the scenario as text and exit

@@ -46,7 +46,16 @@ static const char *describe(const void *obj, enum wait_kind kind, char *buf,
 			return buf;
 		}
 		if (obj == &d->power.rwsem) {
-			snprintf(buf, n, "the rwsem of '%s'", dev_name(d));
+			struct rw_semaphore *s = &d->power.rwsem;
+
+			eng_lock(&s->wait.lk);
+			bool w = s->writer;
+			int r = s->readers;
+
+			eng_unlock(&s->wait.lk);
+			snprintf(buf, n, "the power.rwsem of '%s' (%s, %d reader%s)",
+				 dev_name(d), w ? "write-locked" : "not write-locked",
+				 r, r == 1 ? "" : "s");
 			return buf;
 		}
 	}

@@ -11,6 +11,7 @@ uint64_t dpm_fixes;
 static const struct pm_variant *const variants[] = {
 	&variant_seed,
 	&variant_modern,
+	&variant_rwsem,
 };
 
 const struct pm_variant *variant_find(const char *name)

@@ -78,6 +78,7 @@ static inline bool fix_on(int knob)
 
 extern const struct pm_variant variant_seed;
 extern const struct pm_variant variant_modern;
+extern const struct pm_variant variant_rwsem;
 
 const struct pm_variant *variant_find(const char *name);
 /* "seed, rwsem, ...": the names variant_find() knows, for messages. */
