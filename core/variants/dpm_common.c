@@ -7,6 +7,7 @@
  * the seed runs as before, scheduling point for scheduling point.
  */
 #include "dpm_common.h"
+#include "dpm_wait.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -267,12 +268,6 @@ static void dpm_resume(enum pm_event state)
 	dpm_show_time(starttime, state, NULL);
 }
 
-static void device_complete(struct device *dev)
-{
-	down(&dev->sem);
-	dpm_run_callback(dev, PH_COMPLETE);
-	up(&dev->sem);
-}
 
 static void dpm_complete(void)
 {

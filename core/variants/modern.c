@@ -22,6 +22,7 @@
 
 #include "../check/check.h"
 #include "../device/device.h"
+#include "dpm_wait.h"
 #include "variant.h"
 
 enum {
@@ -217,26 +218,8 @@ static bool device_pm_initialized(struct device *dev)
 	return __atomic_load_n(&dev->power.in_dpm_list, __ATOMIC_RELAXED);
 }
 
-static void dpm_wait(struct device *dev, bool async)
-{
-	if (!dev)
-		return;
-	if (async || (pm_async_enabled && dev->power.async_suspend)) {
-		pr_debug("waits for %s", dev_name(dev));
-		wait_for_completion(&dev->power.completion);
-	}
-}
 
-static int dpm_wait_fn(struct device *dev, void *async_ptr)
-{
-	dpm_wait(dev, *(bool *)async_ptr);
-	return 0;
-}
 
-static void dpm_wait_for_children(struct device *dev, bool async)
-{
-	device_for_each_child(dev, &async, dpm_wait_fn);
-}
 
 static void dpm_wait_for_suppliers(struct device *dev, bool async)
 {
@@ -495,44 +478,40 @@ static void resume_done(struct device *dev, async_func_t func)
 
 /* ---- resume ---- */
 
-static void device_resume_noirq(struct device *dev, bool async)
+/* resume_noirq and resume_early: undo what the matching suspend phase
+ * did (its flag), after the superiors. */
+static void device_resume_deep(struct device *dev, bool async,
+			       enum pm_phase ph, bool *suspended,
+			       async_func_t func)
 {
 	int error = 0;
 
-	check_device_handled(dev->id, PH_RESUME_NOIRQ);
-	if (dev->power.direct_complete || !dev->power.is_noirq_suspended)
+	check_device_handled(dev->id, ph);
+	if (dev->power.direct_complete || !*suspended)
 		goto Out;
 	if (!dpm_wait_for_superior(dev, async))
 		goto Out;
-	error = dpm_run_callback(dev, PH_RESUME_NOIRQ);
-	dev->power.is_noirq_suspended = false;
+	error = dpm_run_callback(dev, ph);
+	*suspended = false;
 Out:
 	complete_all(&dev->power.completion);
 	if (error) {
 		write_async_error(error);
-		pm_dev_err(dev, PH_RESUME_NOIRQ, async, error);
+		pm_dev_err(dev, ph, async, error);
 	}
-	resume_done(dev, async_resume_noirq);
+	resume_done(dev, func);
+}
+
+static void device_resume_noirq(struct device *dev, bool async)
+{
+	device_resume_deep(dev, async, PH_RESUME_NOIRQ,
+			   &dev->power.is_noirq_suspended, async_resume_noirq);
 }
 
 static void device_resume_early(struct device *dev, bool async)
 {
-	int error = 0;
-
-	check_device_handled(dev->id, PH_RESUME_EARLY);
-	if (dev->power.direct_complete || !dev->power.is_late_suspended)
-		goto Out;
-	if (!dpm_wait_for_superior(dev, async))
-		goto Out;
-	error = dpm_run_callback(dev, PH_RESUME_EARLY);
-	dev->power.is_late_suspended = false;
-Out:
-	complete_all(&dev->power.completion);
-	if (error) {
-		write_async_error(error);
-		pm_dev_err(dev, PH_RESUME_EARLY, async, error);
-	}
-	resume_done(dev, async_resume_early);
+	device_resume_deep(dev, async, PH_RESUME_EARLY,
+			   &dev->power.is_late_suspended, async_resume_early);
 }
 
 static void device_resume(struct device *dev, bool async)
@@ -566,26 +545,19 @@ Complete:
 	resume_done(dev, async_resume);
 }
 
-static void async_resume_noirq(void *data, async_cookie_t cookie)
-{
-	(void)cookie;
-	device_resume_noirq(data, true);
-	put_device(data);
-}
+/* The async jobs: the device step, then the reference dpm_async_fn()
+ * took for the job. */
+#define DPM_ASYNC_JOB(job, step)                                        \
+	static void job(void *data, async_cookie_t cookie)              \
+	{                                                               \
+		(void)cookie;                                           \
+		step(data, true);                                       \
+		put_device(data);                                       \
+	}
 
-static void async_resume_early(void *data, async_cookie_t cookie)
-{
-	(void)cookie;
-	device_resume_early(data, true);
-	put_device(data);
-}
-
-static void async_resume(void *data, async_cookie_t cookie)
-{
-	(void)cookie;
-	device_resume(data, true);
-	put_device(data);
-}
+DPM_ASYNC_JOB(async_resume_noirq, device_resume_noirq)
+DPM_ASYNC_JOB(async_resume_early, device_resume_early)
+DPM_ASYNC_JOB(async_resume, device_resume)
 
 /* async-early: reset every device and start the roots, then take the
  * list in order; dpm_list_mtx held. */
@@ -672,12 +644,6 @@ static void dpm_resume(void)
 			async_resume, device_resume);
 }
 
-static void device_complete(struct device *dev)
-{
-	down(&dev->sem);
-	dpm_run_callback(dev, PH_COMPLETE);
-	up(&dev->sem);
-}
 
 static void dpm_complete(void)
 {
@@ -725,50 +691,45 @@ static void dpm_clear_superiors_direct_complete(struct device *dev)
 	device_links_read_unlock(idx);
 }
 
-static int device_suspend_noirq(struct device *dev, bool async)
+/* suspend_late and suspend_noirq: after the subordinates, unless an
+ * error stopped the phase or the device stays runtime-suspended. */
+static int device_suspend_deep(struct device *dev, bool async,
+			       enum pm_phase ph, bool *suspended,
+			       async_func_t func)
 {
 	int error = 0;
 
-	check_device_handled(dev->id, PH_SUSPEND_NOIRQ);
+	check_device_handled(dev->id, ph);
 	dpm_wait_for_subordinate(dev, async);
 	if (read_async_error())
 		goto Complete;
 	if (dev->power.direct_complete)
 		goto Complete;
-	error = dpm_run_callback(dev, PH_SUSPEND_NOIRQ);
+	error = dpm_run_callback(dev, ph);
 	if (error) {
 		write_async_error(error);
-		pm_dev_err(dev, PH_SUSPEND_NOIRQ, async, error);
+		pm_dev_err(dev, ph, async, error);
 		goto Complete;
 	}
-	dev->power.is_noirq_suspended = true;
+	*suspended = true;
 Complete:
 	complete_all(&dev->power.completion);
-	suspend_done(dev, error, async_suspend_noirq);
+	suspend_done(dev, error, func);
 	return error;
+}
+
+static int device_suspend_noirq(struct device *dev, bool async)
+{
+	return device_suspend_deep(dev, async, PH_SUSPEND_NOIRQ,
+				   &dev->power.is_noirq_suspended,
+				   async_suspend_noirq);
 }
 
 static int device_suspend_late(struct device *dev, bool async)
 {
-	int error = 0;
-
-	check_device_handled(dev->id, PH_SUSPEND_LATE);
-	dpm_wait_for_subordinate(dev, async);
-	if (read_async_error())
-		goto Complete;
-	if (dev->power.direct_complete)
-		goto Complete;
-	error = dpm_run_callback(dev, PH_SUSPEND_LATE);
-	if (error) {
-		write_async_error(error);
-		pm_dev_err(dev, PH_SUSPEND_LATE, async, error);
-		goto Complete;
-	}
-	dev->power.is_late_suspended = true;
-Complete:
-	complete_all(&dev->power.completion);
-	suspend_done(dev, error, async_suspend_late);
-	return error;
+	return device_suspend_deep(dev, async, PH_SUSPEND_LATE,
+				   &dev->power.is_late_suspended,
+				   async_suspend_late);
 }
 
 static int device_suspend(struct device *dev, bool async)
@@ -807,26 +768,9 @@ Complete:
 	return error;
 }
 
-static void async_suspend_noirq(void *data, async_cookie_t cookie)
-{
-	(void)cookie;
-	device_suspend_noirq(data, true);
-	put_device(data);
-}
-
-static void async_suspend_late(void *data, async_cookie_t cookie)
-{
-	(void)cookie;
-	device_suspend_late(data, true);
-	put_device(data);
-}
-
-static void async_suspend(void *data, async_cookie_t cookie)
-{
-	(void)cookie;
-	device_suspend(data, true);
-	put_device(data);
-}
+DPM_ASYNC_JOB(async_suspend_noirq, device_suspend_noirq)
+DPM_ASYNC_JOB(async_suspend_late, device_suspend_late)
+DPM_ASYNC_JOB(async_suspend, device_suspend)
 
 /* async-early: reset every device and start the leaves (children
  * first), then take the list from its end; on an error, hand the rest

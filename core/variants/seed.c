@@ -12,6 +12,7 @@
  * default: the default is the code as posted.
  */
 #include "dpm_common.h"
+#include "dpm_wait.h"
 #include "variant.h"
 
 enum {
@@ -85,26 +86,8 @@ static void seed_device_pm_remove(struct device *dev)
 
 /* ---- waiting for other devices ---- */
 
-static void dpm_wait(struct device *dev, bool async)
-{
-	if (!dev)
-		return;
-	if (async || (pm_async_enabled && dev->power.async_suspend)) {
-		pr_debug("waits for %s", dev_name(dev));
-		wait_for_completion(&dev->power.completion);
-	}
-}
 
-static int dpm_wait_fn(struct device *dev, void *async_ptr)
-{
-	dpm_wait(dev, *(bool *)async_ptr);
-	return 0;
-}
 
-static void dpm_wait_for_children(struct device *dev, bool async)
-{
-	device_for_each_child(dev, &async, dpm_wait_fn);
-}
 
 /* ---- resume ---- */
 
