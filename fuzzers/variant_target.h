@@ -9,15 +9,25 @@
  * replays under it.  On a violation the report goes to stderr, ending
  * with the dpmrepro command that reproduces it, and the target aborts,
  * so libFuzzer keeps the input.
+ *
+ * Interleaving feedback: the oracle's events bump libFuzzer extra
+ * counters (run_opts.order_counters), so an input reaching a new order of
+ * callbacks is kept though it covers no new line.  DPMFUZZ_INTERLEAVING=0
+ * turns it off (the bug benchmark compares both).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "run/run.h"
 #include "scenario/limits.h"
 
 static struct run_opts opts;
 static struct scn_limits limits;
+/* libFuzzer reads this section as extra coverage counters; with another
+ * driver it is an ordinary array. */
+__attribute__((used, section("__libfuzzer_extra_counters")))
+static uint8_t order_counters[4096];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -26,6 +36,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	opts.variant = &FUZZ_VARIANT;
 	opts.fixes = dpm_fixes_from_env(&FUZZ_VARIANT);
 	limits = fuzz_limits_from_env();
+	const char *il = getenv("DPMFUZZ_INTERLEAVING");
+
+	if (il && strcmp(il, "0") && strcmp(il, "1")) {
+		fprintf(stderr, "dpmfuzz: DPMFUZZ_INTERLEAVING must be 0 or 1, not '%s'\n", il);
+		exit(2);
+	}
+	if (!il || !strcmp(il, "1")) {
+		opts.order_counters = order_counters;
+		opts.norder_counters = sizeof(order_counters);
+	}
 	return 0;
 }
 

@@ -113,6 +113,41 @@ static void on_check_event(enum check_event ev, int dev, int phase, int err)
 	record((enum tev_kind)ev, dev, phase, err);
 }
 
+/* ---- interleaving feedback ---- */
+static int fb_last_end = -1, fb_running;
+
+static void order_feedback(enum check_event ev, int dev, int phase, int err)
+{
+	uint64_t h;
+
+	switch (ev) {
+	case CEV_PHASE_BEGIN:
+		fb_last_end = -1;
+		fb_running = 0;
+		return;
+	case CEV_START:
+		fb_running++;
+		h = 1;
+		break;
+	case CEV_END:
+		fb_running--;
+		h = err ? 3 : 2;
+		break;
+	default:
+		return;
+	}
+	h = h * 31 + (uint64_t)phase;
+	h = h * 1000003 + (uint64_t)dev;
+	h = h * 1000003 + (uint64_t)(fb_last_end + 1);
+	h = h * 31 + (uint64_t)(fb_running > 3 ? 3 : fb_running);
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 32;
+	ropts->order_counters[h % ropts->norder_counters]++;
+	if (ev == CEV_END)
+		fb_last_end = dev;
+}
+
 static void on_order_event(enum order_event ev, uint32_t a, uint32_t b)
 {
 	if (ev == ORDER_RELEASE)
@@ -322,7 +357,11 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
 	/* Events are recorded only for reports (det engine). */
 	bool rec = o->log && o->engine == ENGINE_DET;
 
-	check_event_hook = rec ? on_check_event : NULL;
+	check_event_hook = rec ? on_check_event :
+			   o->order_counters && o->norder_counters ? order_feedback :
+			   NULL;
+	fb_last_end = -1;
+	fb_running = 0;
 	dpm_order_hook = rec ? on_order_event : NULL;
 
 	int *parent = malloc(sizeof(int) * (size_t)(s->ndev ? s->ndev : 1));

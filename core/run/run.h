@@ -29,6 +29,13 @@ struct run_opts {
 	 * (det_config.choose); NULL: the bytes. */
 	int (*choose)(void *ctx, int n, const int *ids);
 	void *choose_ctx;
+	/* Interleaving feedback (fuzz targets): if set, every callback start
+	 * and end bumps one of these counters, keyed by the phase, the device,
+	 * the device whose callback ended last in the phase and how many
+	 * callbacks run beside it: libFuzzer's extra counters, so an input
+	 * that reaches a new interleaving is kept even with no new line. */
+	uint8_t *order_counters;
+	size_t norder_counters;
 	/* ENGINE_THREADS: a violation ends the process (its threads cannot
 	 * be unwound); this is called first, with the result filled in. */
 	void (*on_fatal)(const struct scenario *s, const struct run_result *r);
