@@ -81,16 +81,29 @@ struct outcome {
 	unsigned short *ran;
 };
 
+static unsigned short *counting;	/* the outcome being observed */
+static int counting_ndev;
+
+static void count_end(enum check_event ev, int dev, int phase, int err)
+{
+	(void)err;
+	if (ev == CEV_END && dev >= 0 && dev < counting_ndev)
+		counting[dev * NR_PHASES + phase]++;
+}
+
 static void observe(const struct scenario *s, const struct pm_variant *v,
 		    const char *fixes, struct outcome *out)
 {
 	static struct run_result r;
-	struct run_opts o = { .variant = v, .log = true };
+	struct run_opts o = { .variant = v, .event_hook = count_end };
 	const char *bad;
 	size_t bl;
 
 	if (knobs_parse(v, fixes, &o.fixes, &bad, &bl))
 		abort();
+	memset(out->ran, 0, sizeof(*out->ran) * (size_t)s->ndev * NR_PHASES);
+	counting = out->ran;
+	counting_ndev = s->ndev;
 	dpm_run(s, &o, &r);
 	if (r.violated) {
 		fprintf(stderr, "dpmfuzz: fuzz_diff: variant %s (fixes %s) violates on the shared scenario\n",
@@ -100,14 +113,6 @@ static void observe(const struct scenario *s, const struct pm_variant *v,
 		abort();
 	}
 	memcpy(out->errors, r.errors, sizeof(out->errors));
-	int n;
-	const struct tev *ev = run_events(&n);
-
-	memset(out->ran, 0, sizeof(*out->ran) * (size_t)s->ndev * NR_PHASES);
-	for (int i = 0; i < n; i++)
-		if (ev[i].kind == TEV_END && ev[i].dev >= 0 &&
-		    ev[i].dev < s->ndev)
-			out->ran[ev[i].dev * NR_PHASES + ev[i].phase]++;
 }
 
 static bool seed_phase(int p)

@@ -358,6 +358,7 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
 	bool rec = o->log && o->engine == ENGINE_DET;
 
 	check_event_hook = rec ? on_check_event :
+			   o->event_hook ? o->event_hook :
 			   o->order_counters && o->norder_counters ? order_feedback :
 			   NULL;
 	fb_last_end = -1;

@@ -36,6 +36,9 @@ struct run_opts {
 	 * that reaches a new interleaving is kept even with no new line. */
 	uint8_t *order_counters;
 	size_t norder_counters;
+	/* Without the log: the oracle's events go here (fuzz_diff counts
+	 * callbacks this way); takes precedence over order_counters. */
+	void (*event_hook)(enum check_event ev, int dev, int phase, int err);
 	/* ENGINE_THREADS: a violation ends the process (its threads cannot
 	 * be unwound); this is called first, with the result filled in. */
 	void (*on_fatal)(const struct scenario *s, const struct run_result *r);
