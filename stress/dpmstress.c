@@ -3,7 +3,7 @@
  * dpmstress: generate scenarios from a seed, run each on an engine, and
  * let the oracle judge every run.
  *
- *   dpmstress [--variant seed|rwsem] [--seed S] [--iterations N] [--duration SEC]
+ *   dpmstress [--variant seed|modern|rwsem] [--seed S] [--iterations N] [--duration SEC]
  *             [--devices MAX] [--fixed-size] [--engine det|threads]
  *             [--fix K,...|all|none] [--jobs J]
  *             [--strategy input|random|pct] [--pct D]
@@ -100,6 +100,7 @@ static uint64_t seed = 1;
 static long long iterations = 200;
 static long long duration;
 static int max_devices = 32;
+static bool no_worker_limit;
 static bool fixed_size;
 static enum engine_kind engine = ENGINE_THREADS;
 static int jobs = 1;
@@ -178,6 +179,8 @@ static void generate(uint64_t i, struct scenario *s)
 	s->cycles = 1 + (int)below(&r, 3);
 	s->inline_every = below(&r, 8) == 0 ? 2 + (unsigned)below(&r, 4) : 0;
 	s->worker_limit = below(&r, 8) == 0 ? 1 + (unsigned)below(&r, 4) : 0;
+	if (no_worker_limit)	/* DPMFUZZ_NO_WORKER_LIMIT=1, as the fuzz targets */
+		s->worker_limit = 0;
 	s->ndev = fixed_size ? max_devices : 1 + (int)below(&r, max_devices);
 	s->dev = calloc((size_t)s->ndev, sizeof(*s->dev));
 	if (!s->dev)
@@ -670,6 +673,11 @@ static int do_replay(void)
 
 int main(int argc, char **argv)
 {
+	const char *nowl = getenv("DPMFUZZ_NO_WORKER_LIMIT");
+
+	if (nowl && strcmp(nowl, "0") && strcmp(nowl, "1"))
+		usage_error("DPMFUZZ_NO_WORKER_LIMIT must be 0 or 1, not '%s'", nowl);
+	no_worker_limit = nowl && !strcmp(nowl, "1");
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
