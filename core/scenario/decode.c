@@ -290,7 +290,8 @@ uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
 			*p++ = (uint8_t)t;
 		}
 	}
-	memcpy(p, s->sched, s->nsched);
+	if (s->nsched)		/* s->sched may be NULL then */
+		memcpy(p, s->sched, s->nsched);
 	p += s->nsched;
 	*len = (size_t)(p - b);
 	*lossy = lost;
