@@ -33,7 +33,8 @@ struct run_opts {
 	 * and end bumps one of these counters, keyed by the phase, the device,
 	 * the device whose callback ended last in the phase and how many
 	 * callbacks run beside it: libFuzzer's extra counters, so an input
-	 * that reaches a new interleaving is kept even with no new line. */
+	 * that reaches a new interleaving is kept even with no new line
+	 * (DPMFUZZ_INTERLEAVING=1 in the fuzz targets). */
 	uint8_t *order_counters;
 	size_t norder_counters;
 	/* Without the log: the oracle's events go here (fuzz_diff counts
