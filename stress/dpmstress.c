@@ -210,6 +210,24 @@ static void generate(uint64_t i, struct scenario *s)
 			v->beh.err[v->async ? PH_SUSPEND : below(&r, 4)] =
 				errs[below(&r, 4)];
 	}
+	/* The variant's kernel features (modern): device links to earlier
+	 * devices, runtime-suspended leaves of the tree, pm-waits.  Drawn
+	 * only for such a variant, so the others' scenarios stay as they
+	 * were. */
+	for (int d = 0; variant->features && d < s->ndev; d++) {
+		struct scn_device *v = &s->dev[d];
+
+		if ((variant->features & VF_LINKS) && d && below(&r, 8) == 0)
+			v->sup[v->nsup++] = (int)below(&r, (uint64_t)d);
+		if ((variant->features & VF_DIRECT_COMPLETE) && below(&r, 4) == 0)
+			v->beh.rpm_suspended = true;
+		if ((variant->features & VF_PM_WAIT) && below(&r, 30) == 0) {
+			int t = (int)below(&r, (uint64_t)s->ndev);
+
+			if (t != d)
+				v->beh.pm_wait_for = t + 1;
+		}
+	}
 	for (int d = 0; d < s->ndev; d++) {
 		/* A resume callback now and then unregisters a child. */
 		if (below(&r, 100))
