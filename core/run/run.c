@@ -207,9 +207,12 @@ static void hotplug_task(void *arg)
 {
 	struct hotplug *h = arg;
 	uint64_t at = h->a->at * NSEC_PER_USEC;
+	/* Read the clock once: on real threads it moves between two reads,
+	 * and at - now() would wrap around into a sleep without end. */
+	uint64_t now = dpm_eng->now();
 
-	if (at > dpm_eng->now())
-		dpm_eng->delay(at - dpm_eng->now());
+	if (at > now)
+		dpm_eng->delay(at - now);
 	struct device *dev = device_get_by_id(h->a->dev);
 
 	if (dev) {
