@@ -82,11 +82,7 @@ ssize_t dpm_async_store(struct device *dev, const char *buf, size_t n);
 	"record a failed async suspend in async_error before the parent is woken (complete_all(), rwsem release), so it sees it", \
 	.bug = "SUSPEND-AFTER-CHILDREN", .needs = "", .detector = "fuzz",     \
 }
-#define DPM_KNOB_ASYNC_ERROR_ONCE {                                             \
-	"async-error-once", "dbd4bccd9662",                                   \
-	"read and write async_error with READ_ONCE()/WRITE_ONCE(): no data race between the threads", \
-	.bug = "data race", .needs = "", .detector = "tsan",                  \
-}
+/* DPM_KNOB_ASYNC_ERROR_ONCE: variant.h (modern has it too). */
 
 /* kernel/power/suspend.c: suspend_devices_and_enter(), device part: one
  * transition with the ops of the last dpm_common_reset(). */

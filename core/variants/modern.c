@@ -47,11 +47,7 @@ static const struct knob modern_knobs[NR_MODERN_FIX] = {
 		"pin the parent while waiting for it and skip a device deleted meanwhile (dpm_wait_for_superior)",
 		.bug = "REMOVED", .needs = "", .detector = "fuzz",
 	},
-	[FIX_ASYNC_ERROR_ONCE] = {
-		"async-error-once", "dbd4bccd9662",
-		"read and write async_error with READ_ONCE()/WRITE_ONCE(): no data race between the threads",
-		.bug = "data race", .needs = "", .detector = "tsan",
-	},
+	[FIX_ASYNC_ERROR_ONCE] = DPM_KNOB_ASYNC_ERROR_ONCE,
 	[FIX_DC_IS_SUSPENDED] = {
 		"dc-is-suspended", "d46c4c839c20",
 		"device_resume() clears power.is_suspended before the direct_complete branch, so it does not leak into the next cycle",

@@ -68,6 +68,14 @@ struct pm_variant {
 	int (*device_pm_wait_for_dev)(struct device *sub, struct device *dev);
 };
 
+/* dbd4bccd9662's READ_ONCE()/WRITE_ONCE() of async_error: a knob of every
+ * completion-era variant. */
+#define DPM_KNOB_ASYNC_ERROR_ONCE {                                             \
+	"async-error-once", "dbd4bccd9662",                                   \
+	"read and write async_error with READ_ONCE()/WRITE_ONCE(): no data race between the threads", \
+	.bug = "data race", .needs = "", .detector = "tsan",                  \
+}
+
 extern const struct pm_variant *pm_variant;	/* of the current run */
 extern uint64_t dpm_fixes;			/* bit i: knob i is on */
 
