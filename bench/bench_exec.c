@@ -19,15 +19,13 @@
 #include <time.h>
 
 #include "run/run.h"
+#include "run/xorshift.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return xorshift64(&rng);
 }
 
 int main(int argc, char **argv)

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "case_trap.h"
+#include "run/xorshift.h"
 #include "expect.h"
 #include "run/replay.h"
 #include "scenario/limits.h"
@@ -38,10 +39,7 @@ static uint64_t rng = 0xd1b54a32d192ed03ULL;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return xorshift64(&rng);
 }
 
 struct src {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "run/run.h"
+#include "run/xorshift.h"
 #include "expect.h"
 #include "run_text.h"
 
@@ -28,10 +29,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
 static uint8_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint8_t)(rng >> 32);
+	return (uint8_t)(xorshift64(&rng) >> 32);
 }
 
 /*

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "scenario/scenario.h"
+#include "run/xorshift.h"
 #include "expect.h"
 
 static const char sample[] =
@@ -69,10 +70,7 @@ static uint64_t rng = 88172645463325252ULL;
 
 static uint8_t rbyte(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint8_t)rng;
+	return (uint8_t)xorshift64(&rng);
 }
 
 static void test_decode(void)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "replay.h"
+#include "xorshift.h"
 #include "scenario/limits.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -141,10 +142,7 @@ int dpm_pick(const struct scenario *s, const char *variant, const char *fix,
 
 static uint8_t next_byte(uint64_t *xs)
 {
-	*xs ^= *xs << 13;
-	*xs ^= *xs >> 7;
-	*xs ^= *xs << 17;
-	return (uint8_t)(*xs >> 24);
+	return (uint8_t)(xorshift64(xs) >> 24);
 }
 
 static bool shows(const struct run_result *r, int want)
