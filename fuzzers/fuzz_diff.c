@@ -61,11 +61,12 @@ static void restrict_to_shared(struct scenario *s)
 		d->nsup = 0;				/* A1 */
 		d->beh.rpm_suspended = false;
 		d->beh.pm_wait_for = 0;
-		for (int p = PH_SUSPEND_LATE; p <= PH_RESUME_EARLY; p++)
-			if (p == PH_SUSPEND_LATE || p == PH_RESUME_EARLY) {
-				d->beh.dur_us[p] = 0;	/* A2 */
-				d->beh.err[p] = 0;
-			}
+		for (int k = 0; k < 2; k++) {	/* A2 */
+			int p = k ? PH_RESUME_EARLY : PH_SUSPEND_LATE;
+
+			d->beh.dur_us[p] = 0;
+			d->beh.err[p] = 0;
+		}
 	}
 	int n = 0;
 
