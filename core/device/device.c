@@ -227,6 +227,7 @@ static int *sup_start, *sup_idx, *con_start, *con_idx;
 static int nlink_ids;
 static struct eng_lock links_lock = ENG_LOCK_INIT;
 static int srcu_readers;
+static int links_unreleased;	/* purged, references not dropped yet */
 
 void device_links_reset(void)
 {
@@ -239,6 +240,7 @@ void device_links_reset(void)
 	sup_start = sup_idx = con_start = con_idx = NULL;
 	nlinks = nlink_ids = 0;
 	srcu_readers = 0;
+	links_unreleased = 0;
 }
 
 static int *csr(int n, const int *key, int nids, int **start)
@@ -319,12 +321,14 @@ static void links_release_unread(void)
 		struct device_link *l = NULL;
 
 		eng_lock(&links_lock);
-		if (!srcu_readers)
+		if (!srcu_readers && links_unreleased)
 			for (int i = 0; i < nlinks && !l; i++)
 				if (links[i].dead && !links[i].released)
 					l = &links[i];
-		if (l)
+		if (l) {
 			l->released = true;
+			links_unreleased--;
+		}
 		eng_unlock(&links_lock);
 		if (!l)
 			return;
@@ -356,8 +360,11 @@ static void device_links_purge(struct device *dev)
 		return;
 	eng_lock(&links_lock);
 	for (int i = 0; i < nlinks; i++)
-		if (links[i].supplier == dev || links[i].consumer == dev)
+		if (!links[i].dead &&
+		    (links[i].supplier == dev || links[i].consumer == dev)) {
 			__atomic_store_n(&links[i].dead, true, __ATOMIC_RELEASE);
+			links_unreleased++;
+		}
 	eng_unlock(&links_lock);
 	links_release_unread();
 }
