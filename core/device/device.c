@@ -13,21 +13,6 @@
 int pm_async_enabled = 1;
 int pm_trace_enabled;
 
-static const char *const phase_names[NR_PHASES] = {
-	"prepare", "suspend", "suspend_late", "suspend_noirq",
-	"resume_noirq", "resume_early", "resume", "complete",
-};
-
-const char *pm_phase_name(enum pm_phase p)
-{
-	return (unsigned)p < NR_PHASES ? phase_names[p] : "?";
-}
-
-bool pm_phase_is_suspend(enum pm_phase p)
-{
-	return p <= PH_SUSPEND_NOIRQ;
-}
-
 struct completion device_noirq_over;
 
 static void noirq_hook(bool open)

@@ -12,23 +12,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "../event/event.h"
 #include "../kapi/kapi.h"
-
-/* The sleep phases, in the order a full transition runs them. */
-enum pm_phase {
-	PH_PREPARE,
-	PH_SUSPEND,
-	PH_SUSPEND_LATE,
-	PH_SUSPEND_NOIRQ,
-	PH_RESUME_NOIRQ,
-	PH_RESUME_EARLY,
-	PH_RESUME,
-	PH_COMPLETE,
-	NR_PHASES
-};
-
-const char *pm_phase_name(enum pm_phase p);
-bool pm_phase_is_suspend(enum pm_phase p);	/* prepare..suspend_noirq */
 
 /* 2.6.33's dpm_state, in its order (the seed compares with < and >=). */
 enum dpm_state {
@@ -130,16 +115,6 @@ static inline int pm_trace_is_enabled(void) { return pm_trace_enabled; }
  * while a driver is bound.
  */
 int dpm_run_callback(struct device *dev, enum pm_phase phase);
-
-/* Whether a callback in phase p of device `dev` waits for device `t`
- * (device_pm_wait_for_dev()): suspend-side phases wait for later
- * devices, resume-side phases for earlier ones, so waits never cycle. */
-static inline bool pm_wait_applies(int dev, int t, enum pm_phase p)
-{
-	if (t < 0 || t == dev || p == PH_PREPARE || p == PH_COMPLETE)
-		return false;
-	return pm_phase_is_suspend(p) ? t > dev : t < dev;
-}
 
 /*
  * Device links (managed, supplier before consumer in registration

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the model does, as events.  The device layer and the variants
+ * publish them; the oracle, the trace recorder and the fuzzers' feedback
+ * listen.  Whoever publishes does not know who listens, and nothing that
+ * listens changes what the model does.
+ *
+ * Plain C types only, and no includes: the kernel variants' code (kernel/,
+ * built against the kernel shim, whose headers must never meet libc's)
+ * publishes through this header too.
+ */
+#ifndef DPM_EVENT_H
+#define DPM_EVENT_H
+
+/* The sleep phases, in the order a full transition runs them.  A
+ * hibernation's freeze, thaw, poweroff and restore callbacks count as the
+ * phase in the same place (freeze_late is PH_SUSPEND_LATE, thaw_noirq is
+ * PH_RESUME_NOIRQ, ...). */
+enum pm_phase {
+	PH_PREPARE,
+	PH_SUSPEND,
+	PH_SUSPEND_LATE,
+	PH_SUSPEND_NOIRQ,
+	PH_RESUME_NOIRQ,
+	PH_RESUME_EARLY,
+	PH_RESUME,
+	PH_COMPLETE,
+	NR_PHASES
+};
+
+const char *pm_phase_name(enum pm_phase p);
+
+static inline int pm_phase_is_suspend(enum pm_phase p)
+{
+	return p <= PH_SUSPEND_NOIRQ;
+}
+
+/*
+ * Whether a callback in phase p of device dev waits for device t
+ * (device_pm_wait_for_dev()): suspend-side phases wait for later
+ * devices, resume-side phases for earlier ones, so waits never cycle.
+ */
+static inline int pm_wait_applies(int dev, int t, enum pm_phase p)
+{
+	if (t < 0 || t == dev || p == PH_PREPARE || p == PH_COMPLETE)
+		return 0;
+	return pm_phase_is_suspend(p) ? t > dev : t < dev;
+}
+
+enum pm_ev_kind {
+	EV_TRANSITION_BEGIN,	/* a: the cycle, from 0 */
+	EV_TRANSITION_END,	/* err: what the suspend entry point reported */
+	EV_PHASE_BEGIN,		/* phase */
+	EV_PHASE_END,		/* phase */
+	EV_CB_START,		/* dev, phase: a driver callback starts */
+	EV_CB_END,		/* dev, phase, err: it returned err */
+	EV_HANDLED,		/* dev, phase: the PM core takes dev in hand */
+	EV_DIRECT_COMPLETE,	/* dev: stays runtime-suspended, its suspend
+				 * callbacks skipped (direct_complete) */
+	EV_DIRECT_RESUME,	/* dev: leaves direct_complete in resume */
+	EV_SKIP,		/* dev, phase, a: enum pm_skip: the PM core was
+				 * done with dev in this phase without calling
+				 * the callback it has (kernel variants) */
+	EV_WAKEUP_ABORT,	/* a wake-up event made the transition abort */
+	EV_GONE,		/* dev: unbound and off the PM list */
+	EV_FREED,		/* dev: its last reference was dropped */
+	EV_USE_AFTER_FREE,	/* dev, what: an operation on its freed memory */
+	EV_REFS,		/* dev, a: references it holds at the end of the
+				 * run, b: how many it should hold */
+	EV_TEARDOWN_DONE,	/* everything is unregistered and dropped:
+				 * every device should have been freed */
+	NR_EV_KINDS
+};
+
+/* Why an EV_SKIP skipped (the oracle judges whether it may). */
+enum pm_skip {
+	SKIP_NO_CALLBACK,	/* no level of the device has one for the phase */
+	SKIP_RUNTIME_SUSPENDED,	/* runtime-suspended: direct_complete, or
+				 * DPM_FLAG_SMART_SUSPEND / MAY_SKIP_RESUME */
+	SKIP_NOT_SUSPENDED,	/* resume side: not suspended that deep */
+	SKIP_ABORTING,		/* suspend side: an error or a wake-up came first */
+	SKIP_SYSCORE,		/* a syscore device: handled by syscore ops */
+	NR_SKIP
+};
+
+struct dpm_event {
+	int kind;		/* enum pm_ev_kind */
+	int dev;		/* scenario device index, -1: none */
+	int phase;		/* enum pm_phase, -1: none */
+	int err;
+	long long a, b;
+	const char *what;
+};
+
+typedef void (*dpm_listener_fn)(const struct dpm_event *ev, void *ctx);
+
+/* Listeners hear every event in the order they were added. */
+#define DPM_MAX_LISTENERS 4
+void dpm_listen(dpm_listener_fn fn, void *ctx);
+void dpm_listen_none(void);
+void dpm_publish(const struct dpm_event *ev);
+
+static inline void dpm_emit(int kind, int dev, int phase, int err)
+{
+	struct dpm_event ev = { kind, dev, phase, err, 0, 0, 0 };
+
+	dpm_publish(&ev);
+}
+
+#endif
