@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_exec: --runs and --devices must be positive\n");
 		return 2;
 	}
-	struct run_opts o = { .variant = &variant_seed };
+	struct run_opts o = { .variant = variant_find("seed") };
 	const char *bad;
 	size_t badlen;
 

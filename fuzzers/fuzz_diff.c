@@ -29,15 +29,30 @@
 #include <string.h>
 
 #include "run/run.h"
-#include "scenario/limits.h"
+#include "run/settings.h"
 
 static struct scn_limits limits;
+static const struct pm_variant *base_variant;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	struct dpm_env env;
+	char err[256];
+
 	(void)argc;
 	(void)argv;
-	limits = fuzz_limits_from_env();
+	if (dpm_env_read(&env, err, sizeof(err))) {
+		fprintf(stderr, "dpmfuzz: %s\n", err);
+		exit(2);
+	}
+	limits = env.limits;
+	for (int i = 0; i < pm_nvariants && !base_variant; i++)
+		if (pm_variants[i]->diff)
+			base_variant = pm_variants[i];
+	if (!base_variant) {
+		fprintf(stderr, "dpmfuzz: fuzz_diff: no variant in the registry has a diff configuration\n");
+		exit(2);
+	}
 	return 0;
 }
 
@@ -77,7 +92,7 @@ static void restrict_to_shared(struct scenario *s)
 }
 
 struct outcome {
-	int errors[4];
+	int errors[RUN_ERRORS_KEPT];
 	/* callbacks that ended, per device and phase */
 	unsigned short *ran;
 };
@@ -85,11 +100,11 @@ struct outcome {
 static unsigned short *counting;	/* the outcome being observed */
 static int counting_ndev;
 
-static void count_end(enum check_event ev, int dev, int phase, int err)
+static void count_end(const struct dpm_event *ev, void *ctx)
 {
-	(void)err;
-	if (ev == CEV_END && dev >= 0 && dev < counting_ndev)
-		counting[dev * NR_PHASES + phase]++;
+	(void)ctx;
+	if (ev->kind == EV_CB_END && ev->dev >= 0 && ev->dev < counting_ndev)
+		counting[ev->dev * NR_PHASES + ev->phase]++;
 }
 
 static void observe(const struct scenario *s, const struct pm_variant *v,
@@ -132,6 +147,52 @@ static void differ(const struct scenario *s, const char *a, const char *b,
 	abort();
 }
 
+/* Run v in configuration c on s and compare what a user sees with the
+ * baseline's outcome. */
+static void compare(struct scenario *s, const struct pm_variant *v,
+		    const struct diff_config *c, const struct outcome *base,
+		    struct outcome *other, bool removals, int nerr, int err)
+{
+	const char *bname = base_variant->name;
+	unsigned int wl = s->worker_limit;
+	char what[256];
+
+	if (c->no_worker_limit)
+		s->worker_limit = 0;
+	observe(s, v, c->fixes, other);
+	s->worker_limit = wl;
+	int cycles = s->cycles < RUN_ERRORS_KEPT ? s->cycles : RUN_ERRORS_KEPT;
+
+	if (!removals && !nerr) {
+		for (int k = 0; k < cycles; k++)
+			if (base->errors[k] || other->errors[k]) {
+				snprintf(what, sizeof(what),
+					 "cycle %d reported %d and %d with no failing callback",
+					 k, base->errors[k], other->errors[k]);
+				differ(s, bname, v->name, what);
+			}
+		for (int i = 0; i < s->ndev; i++)
+			for (int p = 0; p < NR_PHASES; p++) {
+				int k = i * NR_PHASES + p;
+
+				if (!seed_phase(p) || base->ran[k] == other->ran[k])
+					continue;
+				snprintf(what, sizeof(what),
+					 "'%s' ran %s %u and %u times",
+					 s->dev[i].name, pm_phase_name(p),
+					 base->ran[k], other->ran[k]);
+				differ(s, bname, v->name, what);
+			}
+	}
+	if (!removals && nerr == 1 &&
+	    (base->errors[0] != err || other->errors[0] != err)) {
+		snprintf(what, sizeof(what),
+			 "the one failing callback returns %d; cycle 0 reported %d and %d",
+			 err, base->errors[0], other->errors[0]);
+		differ(s, bname, v->name, what);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct scenario s;
@@ -153,61 +214,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 	}
 	struct outcome base, other;
-	const struct pm_variant *seed = variant_find("seed");
 
-	base.ran = calloc((size_t)s.ndev * NR_PHASES, sizeof(*base.ran));
-	other.ran = calloc((size_t)s.ndev * NR_PHASES, sizeof(*other.ran));
-	if (!base.ran || !other.ran)
-		abort();
-	observe(&s, seed, "all", &base);
-	static const struct { const char *variant, *fixes; } cfgs[] = {
-		{ "modern", "all" },
-		{ "modern", "all,async-early" },
-		{ "rwsem", "all" },
-	};
-	for (size_t c = 0; c < sizeof(cfgs) / sizeof(cfgs[0]); c++) {
-		const struct pm_variant *v = variant_find(cfgs[c].variant);
-		char what[256];
+	base.ran = dpm_xcalloc((size_t)s.ndev * NR_PHASES, sizeof(*base.ran));
+	other.ran = dpm_xcalloc((size_t)s.ndev * NR_PHASES, sizeof(*other.ran));
+	/* The baseline: the registry's first configuration (the seed with
+	 * every fix); every other one is compared with it. */
+	observe(&s, base_variant, base_variant->diff[0].fixes, &base);
+	for (int vi = 0; vi < pm_nvariants; vi++) {
+		const struct pm_variant *v = pm_variants[vi];
 
-		if (!v)
-			continue;
-		/* A4: async-early deadlocks under a small worker limit
-		 * (docs/findings.md#modern-3); compared without one. */
-		unsigned int wl = s.worker_limit;
-
-		if (strstr(cfgs[c].fixes, "async-early"))
-			s.worker_limit = 0;
-		observe(&s, v, cfgs[c].fixes, &other);
-		s.worker_limit = wl;
-		int cycles = s.cycles < 4 ? s.cycles : 4;
-
-		if (!removals && !nerr) {
-			for (int c = 0; c < cycles; c++)
-				if (base.errors[c] || other.errors[c]) {
-					snprintf(what, sizeof(what),
-						 "cycle %d reported %d and %d with no failing callback",
-						 c, base.errors[c], other.errors[c]);
-					differ(&s, seed->name, v->name, what);
-				}
-			for (int i = 0; i < s.ndev; i++)
-				for (int p = 0; p < NR_PHASES; p++) {
-					int k = i * NR_PHASES + p;
-
-					if (!seed_phase(p) || base.ran[k] == other.ran[k])
-						continue;
-					snprintf(what, sizeof(what),
-						 "'%s' ran %s %u and %u times",
-						 s.dev[i].name, pm_phase_name(p),
-						 base.ran[k], other.ran[k]);
-					differ(&s, seed->name, v->name, what);
-				}
-		}
-		if (!removals && nerr == 1 &&
-		    (base.errors[0] != err || other.errors[0] != err)) {
-			snprintf(what, sizeof(what),
-				 "the one failing callback returns %d; cycle 0 reported %d and %d",
-				 err, base.errors[0], other.errors[0]);
-			differ(&s, seed->name, v->name, what);
+		for (const struct diff_config *c = v->diff; c && c->fixes; c++) {
+			if (v == base_variant && c == v->diff)
+				continue;
+			compare(&s, v, c, &base, &other, removals, nerr, err);
 		}
 	}
 	free(base.ran);
@@ -215,3 +234,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	scenario_free(&s);
 	return 0;
 }
+

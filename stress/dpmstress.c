@@ -63,6 +63,7 @@
 #include <unistd.h>
 
 #include "run/replay.h"
+#include "run/settings.h"
 
 #define EXIT_USAGE 2
 
@@ -93,7 +94,9 @@ static long long num(const char *flag, const char *v, long long lo,
 }
 
 /* ---- options ---- */
-static const struct pm_variant *variant = &variant_seed;
+static const struct pm_variant *variant;
+/* The DPMFUZZ_* environment (core/run/settings.h). */
+static struct dpm_env env;
 static bool variant_given;
 static const char *fix_spec = "none";
 static uint64_t seed = 1;
@@ -610,7 +613,7 @@ static void load(const char *flag, const char *path, struct scenario *s)
 	char err[512], m[600];
 	bool text;
 
-	if (dpm_load_file(path, s, &text, err, sizeof(err))) {
+	if (dpm_load_file(path, &env.limits, s, &text, err, sizeof(err))) {
 		snprintf(m, sizeof(m), "%s: %s", flag, err);
 		usage_error("%s", m);
 	}
@@ -691,11 +694,11 @@ static int do_replay(void)
 
 int main(int argc, char **argv)
 {
-	const char *nowl = getenv("DPMFUZZ_NO_WORKER_LIMIT");
+	char err[256];
 
-	if (nowl && strcmp(nowl, "0") && strcmp(nowl, "1"))
-		usage_error("DPMFUZZ_NO_WORKER_LIMIT must be 0 or 1, not '%s'", nowl);
-	no_worker_limit = nowl && !strcmp(nowl, "1");
+	if (dpm_env_read(&env, err, sizeof(err)))
+		usage_error("%s", err);
+	no_worker_limit = env.limits.no_worker_limit;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -772,6 +775,8 @@ int main(int argc, char **argv)
 	const char *bad;
 	size_t bl;
 
+	if (!variant)
+		variant = variant_find("seed");
 	if (replay) {
 		load("--replay", replay, &replay_scn);
 		if (!variant_given && replay_scn.variant[0] &&

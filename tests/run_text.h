@@ -20,7 +20,7 @@ static inline int parse_scenario_text(const char *text, const char *fix,
 	const char *bad;
 	size_t bl;
 
-	*o = (struct run_opts){ &variant_seed, 0, log };
+	*o = (struct run_opts){ variant_find("seed"), 0, log };
 	if (scenario_parse(text, strlen(text), s, err, sizeof(err))) {
 		fprintf(stderr, "parse: %s\n", err);
 		return -2;

@@ -106,8 +106,8 @@ static void check_scenario(int k, const char *text)
 		return;
 	}
 	ran++;
-	o.variant = &variant_seed;
-	o.fixes = (1ULL << variant_seed.nknobs) - 1;
+	o.variant = variant_find("seed");
+	o.fixes = (1ULL << variant_find("seed")->nknobs) - 1;
 	dpm_run(&s, &o, &r);
 	if (r.violated)
 		bad(k, inv_name(r.id), r.msg);

@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "check/check.h"
+#include "oracle/oracle.h"
 #include "device/device.h"
 #include "engine/det.h"
 #include "kapi/kapi.h"
@@ -258,8 +258,9 @@ static void device_main(void *arg)
 {
 	struct device *d[4];
 
-	pm_variant = &variant_seed;
-	pm_variant->reset();
+	pm_variant = variant_find("seed");
+	dpm_model = pm_variant->model;
+	dpm_model->reset();
 	for (int i = 0; i < 4; i++) {
 		d[i] = device_create_model(i, i ? "child" : "parent");
 		d[i]->parent = i ? d[0] : NULL;
@@ -287,42 +288,45 @@ static void test_device(void)
 {
 	const char *names[4] = { "parent", "child", "child", "child" };
 	int parent[4] = { -1, 0, 0, 0 };
-	struct check_config cc = { 4, parent, names, false, false };
+	struct oracle_config cc = { 4, parent, names, false, false };
 
-	check_reset(&cc);
-	device_registry_reset(4);
-	device_noirq_reset();
+	oracle_reset(&cc);
+	dpm_listen_none();
+	dpm_listen(oracle_listener, NULL);
+	device_layer_reset(4);
 	EXPECT_EQ(run(device_main, NULL, NULL, 0), DET_DONE);
-	EXPECT_TRUE(!check_result()->violated);
+	EXPECT_TRUE(!oracle_result()->violated);
 }
 
 /* A kapi operation on a freed device's completion is a use after free. */
 static void uaf_main(void *arg)
 {
-	pm_variant = &variant_seed;
-	pm_variant->reset();
+	pm_variant = variant_find("seed");
+	dpm_model = pm_variant->model;
+	dpm_model->reset();
 	struct device *d = device_create_model(0, "gone");
 
 	device_initialize(d);
 	device_add(d);
 	device_quarantine(true);
 	device_unregister(d);
-	complete_all(&d->power.completion);
+	complete_all(&d->removed);
 }
 
 static void test_use_after_free(void)
 {
 	const char *names[1] = { "gone" };
 	int parent[1] = { -1 };
-	struct check_config cc = { 1, parent, names, false, false };
+	struct oracle_config cc = { 1, parent, names, false, false };
 
-	check_reset(&cc);
-	device_registry_reset(1);
-	device_noirq_reset();
+	oracle_reset(&cc);
+	dpm_listen_none();
+	dpm_listen(oracle_listener, NULL);
+	device_layer_reset(1);
 	EXPECT_EQ(run(uaf_main, NULL, NULL, 0), DET_STOPPED);
-	EXPECT_TRUE(check_result()->violated);
-	EXPECT_EQ(check_result()->id, INV_REMOVED);
-	EXPECT_CONTAINS(check_result()->msg, "complete_all() on memory of 'gone'");
+	EXPECT_TRUE(oracle_result()->violated);
+	EXPECT_EQ(oracle_result()->id, INV_REMOVED);
+	EXPECT_CONTAINS(oracle_result()->msg, "complete_all() on memory of 'gone'");
 	device_registry_free_all();
 }
 

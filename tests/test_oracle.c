@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/check.h"
+#include "oracle/oracle.h"
 #include "engine/det.h"
 #include "run/run.h"
 #include "expect.h"
@@ -38,37 +38,39 @@ static void feed(void *arg)
 		const struct ev *e = &evs[i];
 
 		switch (e->k) {
-		case START: check_callback_start(e->dev, e->ph); break;
-		case END_OK: check_callback_end(e->dev, e->ph, 0); break;
-		case END_ERR: check_callback_end(e->dev, e->ph, -EIO); break;
-		case GONE: check_device_gone(e->dev); break;
-		case PBEGIN: check_phase_begin(e->ph); break;
-		case PEND: check_phase_end(e->ph); break;
-		case TBEGIN: check_transition_begin(); break;
-		case TEND_OK: check_transition_end(0); break;
-		case TEND_ERR: check_transition_end(-EIO); break;
-		case DC: check_direct_complete(e->dev); break;
-		case DR: check_direct_resume(e->dev); break;
-		case HANDLED: check_device_handled(e->dev, e->ph); break;
+		case START: dpm_emit(EV_CB_START, e->dev, e->ph, 0); break;
+		case END_OK: dpm_emit(EV_CB_END, e->dev, e->ph, 0); break;
+		case END_ERR: dpm_emit(EV_CB_END, e->dev, e->ph, -EIO); break;
+		case GONE: dpm_emit(EV_GONE, e->dev, -1, 0); break;
+		case PBEGIN: dpm_emit(EV_PHASE_BEGIN, -1, e->ph, 0); break;
+		case PEND: dpm_emit(EV_PHASE_END, -1, e->ph, 0); break;
+		case TBEGIN: dpm_emit(EV_TRANSITION_BEGIN, -1, -1, 0); break;
+		case TEND_OK: dpm_emit(EV_TRANSITION_END, -1, -1, 0); break;
+		case TEND_ERR: dpm_emit(EV_TRANSITION_END, -1, -1, -EIO); break;
+		case DC: dpm_emit(EV_DIRECT_COMPLETE, e->dev, PH_SUSPEND, 0); break;
+		case DR: dpm_emit(EV_DIRECT_RESUME, e->dev, PH_RESUME, 0); break;
+		case HANDLED: dpm_emit(EV_HANDLED, e->dev, e->ph, 0); break;
 		}
 	}
 }
 
 /* Runs the events; returns the violated invariant or -1. */
-static struct check_config modern_cfg;	/* .ndev 0: the plain tree */
+static struct oracle_config modern_cfg;	/* .ndev 0: the plain tree */
 
 static int judge(const struct ev *e, int n, bool async_possible)
 {
-	struct check_config cc = { 3, parent, names, async_possible, false };
+	struct oracle_config cc = { 3, parent, names, async_possible, false };
 	struct det_config dc = { NULL, 0, 100000 };
 
 	if (modern_cfg.ndev)
 		cc = modern_cfg;
-	check_reset(&cc);
+	oracle_reset(&cc);
+	dpm_listen_none();
+	dpm_listen(oracle_listener, NULL);
 	evs = e;
 	nevs = n;
 	det_run(feed, NULL, &dc, NULL);
-	return check_result()->violated ? (int)check_result()->id : -1;
+	return oracle_result()->violated ? (int)oracle_result()->id : -1;
 }
 
 #define JUDGE(arr, async) judge(arr, (int)(sizeof(arr) / sizeof(arr[0])), async)
@@ -124,7 +126,7 @@ static void test_suspend_after_children(void)
 	EXPECT_EQ(JUDGE(failed, true), INV_SUSPEND_AFTER_CHILDREN);
 	EXPECT_EQ(JUDGE(gone_ok, true), -1);
 	JUDGE(bad, true);
-	EXPECT_STR_EQ(check_result()->msg,
+	EXPECT_STR_EQ(oracle_result()->msg,
 		      "child 'c' had not suspended when its parent 'p' started suspend");
 }
 
@@ -268,30 +270,33 @@ static void test_liveness(void)
 	EXPECT_EQ(run_text(hang, "all", &r), -1);
 }
 
-/* A leaked reference: check_refs() at the end of the run catches it. */
+/* A leaked reference: the references published at the end of the run
+ * (the model's teardown) show it. */
 static void leak_main(void *arg)
 {
-	pm_variant = &variant_seed;
-	pm_variant->reset();
+	pm_variant = variant_find("seed");
+	dpm_model = pm_variant->model;
+	dpm_model->reset();
 	struct device *d = device_create_model(0, "p");
 
 	device_initialize(d);
 	device_add(d);
 	get_device(d);		/* never put */
-	check_refs();
+	pm_variant->ops->teardown();
 }
 
 static void test_refs(void)
 {
-	struct check_config cc = { 1, parent, names, false, false };
+	struct oracle_config cc = { 1, parent, names, false, false };
 	struct det_config dc = { NULL, 0, 1000 };
 
-	check_reset(&cc);
-	device_registry_reset(1);
-	device_noirq_reset();
+	oracle_reset(&cc);
+	dpm_listen_none();
+	dpm_listen(oracle_listener, NULL);
+	device_layer_reset(1);
 	EXPECT_EQ(det_run(leak_main, NULL, &dc, NULL), DET_STOPPED);
-	EXPECT_EQ(check_result()->id, INV_REFS);
-	EXPECT_STR_EQ(check_result()->msg,
+	EXPECT_EQ(oracle_result()->id, INV_REFS);
+	EXPECT_STR_EQ(oracle_result()->msg,
 		      "'p' holds 2 references at the end of the run, expected 1");
 	device_registry_free_all();
 }
@@ -303,8 +308,8 @@ static void test_modern_rules(void)
 	static const bool may_dc[4] = { false, false, true, true };
 	static const int pm_wait[4] = { -1, -1, -1, C };
 
-	modern_cfg = (struct check_config){ 4, parent, names, true, false, 1,
-					    sup, con, may_dc, pm_wait, true };
+	modern_cfg = (struct oracle_config){ 4, parent, names, true, false, 1,
+					    sup, con, may_dc, pm_wait };
 	static const struct ev supplier_first[] = {
 		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
 		CB(C, PH_SUSPEND), { START, P, PH_SUSPEND },	/* x active */
@@ -366,7 +371,7 @@ static void test_modern_rules(void)
 	};
 
 	EXPECT_EQ(JUDGE(supplier_first, true), INV_SUSPEND_AFTER_CHILDREN);
-	EXPECT_STR_EQ(check_result()->msg,
+	EXPECT_STR_EQ(oracle_result()->msg,
 		      "consumer 'x' had not suspended when its supplier 'p' started suspend");
 	EXPECT_EQ(JUDGE(consumer_first, true), INV_RESUME_AFTER_PARENT);
 	EXPECT_EQ(JUDGE(dc_ok, true), -1);
@@ -374,7 +379,7 @@ static void test_modern_rules(void)
 	EXPECT_EQ(JUDGE(dc_over_active_child, true), INV_RESUME_AFTER_PARENT);
 	EXPECT_EQ(JUDGE(dc_never_resumed, true), INV_ROLLBACK);
 	EXPECT_EQ(JUDGE(wait_early, true), INV_RESUME_AFTER_PARENT);
-	EXPECT_CONTAINS(check_result()->msg, "device_pm_wait_for_dev");
+	EXPECT_CONTAINS(oracle_result()->msg, "device_pm_wait_for_dev");
 	EXPECT_EQ(JUDGE(wait_ok, true), -1);
 	EXPECT_EQ(JUDGE(handled_twice, true), INV_ONCE);
 	/* The system sleeps with g never suspended: only a failure excuses. */
@@ -406,7 +411,7 @@ static void test_modern_rules(void)
 
 	modern_cfg.may_direct_complete = c_may;
 	EXPECT_EQ(JUDGE(dc_parent, true), INV_SUSPEND_AFTER_CHILDREN);
-	EXPECT_CONTAINS(check_result()->msg, "stayed runtime-suspended");
+	EXPECT_CONTAINS(oracle_result()->msg, "stayed runtime-suspended");
 	modern_cfg.ndev = 0;
 }
 

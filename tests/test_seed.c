@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "run/run.h"
+#include "variants/dpm_common.h"
 #include "expect.h"
 #include "run_text.h"
 
@@ -21,8 +22,9 @@ static int run_text(const char *text, const char *fix, bool log)
 /* 006: the attribute's parsing and the "only while ON" rule. */
 static void attr_main(void *arg)
 {
-	pm_variant = &variant_seed;
-	pm_variant->reset();
+	pm_variant = variant_find("seed");
+	dpm_model = pm_variant->model;
+	dpm_model->reset();
 	struct device *d = device_create_model(0, "d");
 
 	device_initialize(d);
@@ -42,17 +44,17 @@ static void attr_main(void *arg)
 		{ "Enabled", -EINVAL, 0 },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		ssize_t ret = pm_variant->async_store(d, cases[i].in,
+		ssize_t ret = dpm_model->async_store(d, cases[i].in,
 						      strlen(cases[i].in));
 
 		EXPECT_EQ(ret, cases[i].ret);
-		EXPECT_EQ(d->power.async_suspend, cases[i].flag);
+		EXPECT_EQ(power(d)->async_suspend, cases[i].flag);
 	}
 	/* Not ON: the write is accepted but changes nothing. */
-	d->power.status = DPM_SUSPENDING;
-	EXPECT_EQ(pm_variant->async_store(d, "enabled", 7), 7);
-	EXPECT_EQ(d->power.async_suspend, 0);
-	d->power.status = DPM_ON;
+	power(d)->status = DPM_SUSPENDING;
+	EXPECT_EQ(dpm_model->async_store(d, "enabled", 7), 7);
+	EXPECT_EQ(power(d)->async_suspend, 0);
+	power(d)->status = DPM_ON;
 	device_unregister(d);
 }
 
@@ -60,12 +62,13 @@ static void test_async_attr(void)
 {
 	const char *names[1] = { "d" };
 	int parent[1] = { -1 };
-	struct check_config cc = { 1, parent, names, false, false };
+	struct oracle_config cc = { 1, parent, names, false, false };
 	struct det_config dc = { NULL, 0, 10000 };
 
-	check_reset(&cc);
-	device_registry_reset(1);
-	device_noirq_reset();
+	oracle_reset(&cc);
+	dpm_listen_none();
+	dpm_listen(oracle_listener, NULL);
+	device_layer_reset(1);
 	EXPECT_EQ(det_run(attr_main, NULL, &dc, NULL), DET_DONE);
 	/* Through a scenario: a good write makes a device async. */
 	static const char t[] =
@@ -168,21 +171,21 @@ static void test_knobs(void)
 	size_t bl;
 	char buf[256];
 
-	EXPECT_EQ(knobs_parse(&variant_seed, "all", &m, &bad, &bl), 0);
-	EXPECT_EQ(m, (1ULL << variant_seed.nknobs) - 1);
-	EXPECT_EQ(knobs_parse(&variant_seed, "resume-deleted,completion-init",
+	EXPECT_EQ(knobs_parse(variant_find("seed"), "all", &m, &bad, &bl), 0);
+	EXPECT_EQ(m, (1ULL << variant_find("seed")->nknobs) - 1);
+	EXPECT_EQ(knobs_parse(variant_find("seed"), "resume-deleted,completion-init",
 			      &m, &bad, &bl), 0);
-	knobs_format(&variant_seed, m, buf, sizeof(buf));
+	knobs_format(variant_find("seed"), m, buf, sizeof(buf));
 	EXPECT_STR_EQ(buf, "completion-init,resume-deleted");
-	EXPECT_EQ(knobs_parse(&variant_seed, "completion-init,nope", &m, &bad,
+	EXPECT_EQ(knobs_parse(variant_find("seed"), "completion-init,nope", &m, &bad,
 			      &bl), -1);
 	EXPECT_EQ(bl, 4);
 	EXPECT_TRUE(!strncmp(bad, "nope", 4));
-	knobs_format(&variant_seed, 0, buf, sizeof(buf));
+	knobs_format(variant_find("seed"), 0, buf, sizeof(buf));
 	EXPECT_STR_EQ(buf, "none");
-	for (int k = 0; k < variant_seed.nknobs; k++) {
-		EXPECT_TRUE(strlen(variant_seed.knobs[k].commit) >= 12);
-		EXPECT_TRUE(strlen(variant_seed.knobs[k].reason) > 20);
+	for (int k = 0; k < variant_find("seed")->nknobs; k++) {
+		EXPECT_TRUE(strlen(variant_find("seed")->knobs[k].commit) >= 12);
+		EXPECT_TRUE(strlen(variant_find("seed")->knobs[k].reason) > 20);
 	}
 }
 

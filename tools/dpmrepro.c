@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "run/replay.h"
+#include "run/settings.h"
 
 static const char *prog = "dpmrepro";
 
@@ -236,7 +237,11 @@ int main(int argc, char **argv)
 	bool is_text;
 	char err[512];
 
-	if (dpm_load_file(path, &s, &is_text, err, sizeof(err)))
+	struct dpm_env env;
+
+	if (dpm_env_read(&env, err, sizeof(err)))
+		die("%s%s", err, "");
+	if (dpm_load_file(path, &env.limits, &s, &is_text, err, sizeof(err)))
 		die("%s%s", err, "");
 	if (check_regression && !is_text) {
 		scenario_free(&s);

@@ -7,27 +7,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../check/check.h"
-#include "../variants/variant.h"
-
+const struct model_ops *dpm_model;
 int pm_async_enabled = 1;
 int pm_trace_enabled;
 
 struct completion device_noirq_over;
 
-static void noirq_hook(bool open)
+void device_registry_reset(int n);
+
+/* Where the window without hotplug opens and closes, for this model. */
+static enum pm_phase quiet_from(void)
 {
-	if (open)
+	return dpm_model->late_early_quiet ? PH_SUSPEND_LATE : PH_SUSPEND_NOIRQ;
+}
+
+static enum pm_phase quiet_until(void)
+{
+	return dpm_model->late_early_quiet ? PH_RESUME_EARLY : PH_RESUME_NOIRQ;
+}
+
+void pm_phase_begin(enum pm_phase p)
+{
+	dpm_emit(EV_PHASE_BEGIN, -1, p, 0);
+	if (p == quiet_from())
 		reinit_completion(&device_noirq_over);
-	else
+}
+
+void pm_phase_end(enum pm_phase p)
+{
+	dpm_emit(EV_PHASE_END, -1, p, 0);
+	if (p == quiet_until())
 		complete_all(&device_noirq_over);
 }
 
-void device_noirq_reset(void)
+void device_layer_reset(int n)
 {
+	device_registry_reset(n);
 	init_completion(&device_noirq_over);
 	device_noirq_over.done = UINT_MAX;	/* open */
-	check_noirq_hook = noirq_hook;
 }
 
 static struct device **registry;
@@ -83,23 +100,31 @@ static int nquarantine, quarantine_cap;
 static bool quarantining;
 static struct eng_lock quarantine_lock = ENG_LOCK_INIT;
 
+static size_t device_size(void)
+{
+	return sizeof(struct device) + dpm_model->dev_state_size;
+}
+
 static void quarantine_check(const void *obj, const char *op)
 {
 	const char *o = obj;
 	struct device *hit = NULL;
+	size_t size = device_size();
 
 	eng_lock(&quarantine_lock);
 	for (int i = 0; i < nquarantine && !hit; i++) {
 		const char *d = (const char *)quarantine[i];
 
-		if (o >= d && o < d + sizeof(struct device))
+		if (o >= d && o < d + size)
 			hit = quarantine[i];
 	}
 	eng_unlock(&quarantine_lock);
-	if (hit)
-		check_fail(INV_REMOVED,
-			   "%s() on memory of '%s', freed when its last reference was dropped",
-			   op, hit->name);
+	if (hit) {
+		struct dpm_event ev = { EV_USE_AFTER_FREE, hit->id, -1, 0,
+					0, 0, op };
+
+		dpm_publish(&ev);
+	}
 }
 
 void device_quarantine(bool on)
@@ -131,7 +156,7 @@ static const char *device_async_label(void *data)
 
 struct device *device_create_model(int id, const char *name)
 {
-	struct device *dev = calloc(1, sizeof(*dev));
+	struct device *dev = calloc(1, device_size());
 
 	if (!dev)
 		kapi_bug("device: out of memory");
@@ -152,8 +177,7 @@ void device_initialize(struct device *dev)
 	dev->creator_ref = true;
 	init_completion(&dev->removed);
 	sema_init(&dev->sem, 1);
-	INIT_LIST_HEAD(&dev->power.entry);
-	pm_variant->device_pm_init(dev);
+	dpm_model->device_pm_init(dev);
 }
 
 struct device *get_device(struct device *dev)
@@ -170,7 +194,7 @@ struct device *get_device(struct device *dev)
 static void device_release(struct device *dev)
 {
 	pr_debug("device '%s' freed: last reference dropped", dev_name(dev));
-	check_device_freed(dev->id);
+	dpm_emit(EV_FREED, dev->id, -1, 0);
 	eng_lock(&registry_lock);
 	__atomic_store_n(&registry[dev->id], NULL, __ATOMIC_RELEASE);
 	eng_unlock(&registry_lock);
@@ -365,7 +389,7 @@ void device_add(struct device *dev)
 		eng_unlock(&parent->klist_lock);
 	}
 	dev->driver = true;
-	pm_variant->device_pm_add(dev);
+	dpm_model->device_pm_add(dev);
 }
 
 void device_del(struct device *dev)
@@ -383,7 +407,7 @@ void device_del(struct device *dev)
 		eng_lock(&device_noirq_over.wait.lk);
 		if (device_noirq_over.done) {
 			dev->driver = false;
-			check_device_gone(dev->id);
+			dpm_emit(EV_GONE, dev->id, -1, 0);
 			eng_unlock(&device_noirq_over.wait.lk);
 			break;
 		}
@@ -391,7 +415,7 @@ void device_del(struct device *dev)
 		up(&dev->sem);
 	}
 	up(&dev->sem);
-	pm_variant->device_pm_remove(dev);
+	dpm_model->device_pm_remove(dev);
 	device_links_purge(dev);
 	if (parent) {
 		eng_lock(&parent->klist_lock);
@@ -525,7 +549,7 @@ int dpm_run_callback(struct device *dev, enum pm_phase phase)
 	if (!dev->driver)
 		return 0;
 	eng_sched_point();
-	check_callback_start(dev->id, phase);
+	dpm_emit(EV_CB_START, dev->id, phase, 0);
 	if (dev->beh.dur_us[phase])
 		dpm_eng->delay((uint64_t)dev->beh.dur_us[phase] * NSEC_PER_USEC);
 	if (dev->beh.remove_phase == (int)phase) {
@@ -542,20 +566,20 @@ int dpm_run_callback(struct device *dev, enum pm_phase phase)
 	int error = dev->beh.err[phase];
 	int t = dev->beh.pm_wait_for - 1;
 
-	if (pm_variant->device_pm_wait_for_dev &&
+	if (dpm_model->device_pm_wait_for_dev &&
 	    pm_wait_applies(dev->id, t, phase)) {
 		/* The driver knows the other device and holds a reference. */
 		struct device *other = device_get_by_id(t);
 
 		if (other) {
-			int e = pm_variant->device_pm_wait_for_dev(dev, other);
+			int e = dpm_model->device_pm_wait_for_dev(dev, other);
 
 			put_device(other);
 			if (e && !error)
 				error = e;
 		}
 	}
-	check_callback_end(dev->id, phase, error);
+	dpm_emit(EV_CB_END, dev->id, phase, error);
 	eng_sched_point();
 	return error;
 }

@@ -10,37 +10,11 @@
 #define DPM_DEVICE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "../event/event.h"
 #include "../kapi/kapi.h"
-
-/* 2.6.33's dpm_state, in its order (the seed compares with < and >=). */
-enum dpm_state {
-	DPM_INVALID,
-	DPM_ON,
-	DPM_PREPARING,
-	DPM_RESUMING,
-	DPM_SUSPENDING,
-	DPM_OFF,
-	DPM_OFF_IRQ,
-};
-
-struct dev_pm_info {
-	unsigned int async_suspend : 1;
-	enum dpm_state status;		/* owned by the PM core */
-	struct list_head entry;		/* on dpm_list */
-	bool in_dpm_list;		/* later kernels' flag for "on dpm_list" */
-	struct completion completion;
-	struct rw_semaphore rwsem;	/* Linus's proposal */
-	/* The modern kernel's per-device state (variant modern). */
-	bool is_prepared;
-	bool is_suspended;
-	bool is_late_suspended;
-	bool is_noirq_suspended;
-	bool direct_complete;
-	bool async_in_progress;
-};
 
 struct klist_node {
 	struct list_head n;
@@ -73,7 +47,6 @@ struct device {
 	int refcount;
 	struct semaphore sem;		/* 2.6.33's device lock */
 	bool driver;			/* a driver is bound */
-	struct dev_pm_info power;
 
 	/* Model bookkeeping, not kernel state. */
 	int id;				/* index in the scenario */
@@ -85,12 +58,58 @@ struct device {
 	bool pci;
 	struct dev_behaviour beh;
 	char name[40];
+	/* The variant's own per-device state (struct model_ops.dev_state_size
+	 * bytes, zeroed): what the kernel keeps in dev->power. */
+	unsigned char pm_state[] __attribute__((aligned(16)));
 };
+
+/* The device whose variant state is at p. */
+static inline struct device *device_of_pm_state(const void *p)
+{
+	return (struct device *)((char *)p - offsetof(struct device, pm_state));
+}
 
 static inline const char *dev_name(const struct device *dev)
 {
 	return dev->name;
 }
+
+/*
+ * The hand-written models run on this driver core (core/variants/model.c
+ * implements a run's struct variant_ops for them) and give it these
+ * hooks; dpm_model is the one of the run in progress.
+ */
+struct model_ops {
+	/* Bytes of per-device state the variant keeps (dev->pm_state). */
+	size_t dev_state_size;
+	/* Late and early callbacks run without the device lock, relying on
+	 * no hotplug then (the tasks that do it are frozen): the window
+	 * without hotplug starts at suspend_late, not suspend_noirq. */
+	bool late_early_quiet;
+	/* Reset the variant's globals before a run. */
+	void (*reset)(void);
+	/* Driver-core hooks (device_initialize, device_add, device_del). */
+	void (*device_pm_init)(struct device *dev);
+	void (*device_pm_add)(struct device *dev);
+	void (*device_pm_remove)(struct device *dev);
+	/* One system sleep transition: every device suspended, then resumed
+	 * (or rolled back); the error the suspend entry point reported. */
+	int (*suspend_resume)(void);
+	/* What drivers call (and PCI does for all its devices). */
+	void (*device_enable_async_suspend)(struct device *dev, bool enable);
+	/* A user-space write to the device's power/async attribute. */
+	ssize_t (*async_store)(struct device *dev, const char *buf, size_t n);
+	/* A driver waits for another device (VF_PM_WAIT); returns the
+	 * error the kernel's function returns. */
+	int (*device_pm_wait_for_dev)(struct device *sub, struct device *dev);
+	/* Describe obj if it is part of dev's variant state (a LIVENESS
+	 * report), else NULL; *why: the device whose state explains why
+	 * nobody releases obj, or -1. */
+	const char *(*describe)(struct device *dev, const void *obj, char *buf,
+				size_t n, int *why);
+};
+
+extern const struct model_ops *dpm_model;
 
 struct device *device_create_model(int id, const char *name);
 void device_initialize(struct device *dev);
@@ -110,11 +129,21 @@ static inline int pm_trace_is_enabled(void) { return pm_trace_enabled; }
 /*
  * Run the device's PM callback for a phase: the bus, type and class
  * callbacks of the kernel, folded into one.  The caller holds dev->sem
- * where the variant's kernel does.  Reports start and end to the oracle;
- * the driver's behaviour (time taken, error, side action) applies only
- * while a driver is bound.
+ * where the variant's kernel does.  Publishes the start and the end; the
+ * driver's behaviour (time taken, error, side action) applies only while
+ * a driver is bound.
  */
 int dpm_run_callback(struct device *dev, enum pm_phase phase);
+
+/*
+ * A phase of the PM core begins or ends (the kernel's
+ * trace_suspend_resume() of the phase): published, and the window in
+ * which hotplug is frozen opens at suspend_noirq (or suspend_late, for
+ * variants whose late and early callbacks rely on it) and closes after
+ * resume_noirq (resume_early).
+ */
+void pm_phase_begin(enum pm_phase p);
+void pm_phase_end(enum pm_phase p);
 
 /*
  * Device links (managed, supplier before consumer in registration
@@ -143,12 +172,15 @@ bool device_link_dead(struct device_link *l);
 int device_link_refs(struct device *dev);
 
 /*
- * The noirq window, from suspend_noirq's start to resume_noirq's end:
- * nothing but the PM thread runs then (IRQs off, other tasks frozen), so
- * a removal in progress waits it out before it unbinds the driver.
+ * The window without hotplug, from suspend_noirq's start to resume_noirq's
+ * end (or suspend_late's to resume_early's): nothing but the PM thread
+ * runs then (IRQs off, other tasks frozen), so a removal in progress waits
+ * it out before it unbinds the driver.
  */
 extern struct completion device_noirq_over;
-void device_noirq_reset(void);
+
+/* Before a run of n devices: the registry and the hotplug window. */
+void device_layer_reset(int n);
 
 /* Registry of live device objects, by scenario id (NULL once freed). */
 void device_registry_reset(int n);

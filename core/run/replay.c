@@ -103,10 +103,9 @@ int dpm_load(const char *buf, size_t len, const struct scn_limits *lim,
 	return 0;
 }
 
-int dpm_load_file(const char *path, struct scenario *s, bool *text, char *err,
-		  size_t errlen)
+int dpm_load_file(const char *path, const struct scn_limits *lim,
+		  struct scenario *s, bool *text, char *err, size_t errlen)
 {
-	struct scn_limits lim = fuzz_limits_from_env();
 	char *buf, why[256];
 	size_t len;
 	int rc;
@@ -115,7 +114,7 @@ int dpm_load_file(const char *path, struct scenario *s, bool *text, char *err,
 	*text = false;
 	if (dpm_read_file(path, "a scenario or crash file", &buf, &len, err, errlen))
 		return -1;
-	rc = dpm_load(buf, len, &lim, s, text, why, sizeof(why));
+	rc = dpm_load(buf, len, lim, s, text, why, sizeof(why));
 	free(buf);
 	if (rc)
 		return fail(err, errlen, "%s: %s", path, why);
@@ -161,10 +160,7 @@ long dpm_schedule_search(struct scenario *s, const struct run_opts *o, long max,
 	for (long k = 1; k <= max; k++) {
 		size_t n = 8 + next_byte(&xs) % 64;
 
-		free(s->sched);
-		s->sched = malloc(n);
-		if (!s->sched)
-			abort();
+		s->sched = dpm_xrealloc(s->sched, n, 1);
 		for (size_t j = 0; j < n; j++)
 			s->sched[j] = next_byte(&xs);
 		s->nsched = n;

@@ -33,10 +33,11 @@ bool dpm_looks_like_text(const char *buf, size_t len);
 int dpm_load(const char *buf, size_t len, const struct scn_limits *lim,
 	     struct scenario *s, bool *text, char *err, size_t errlen);
 
-/* dpm_read_file() and dpm_load() of a path, under DPMFUZZ_MAX_DEVICES;
- * a parse error reads "PATH: line N: ...". */
-int dpm_load_file(const char *path, struct scenario *s, bool *text, char *err,
-		  size_t errlen);
+/* dpm_read_file() and dpm_load() of a path (crash files decoded under
+ * lim: the DPMFUZZ_* limits, core/run/settings.h); a parse error reads
+ * "PATH: line N: ...". */
+int dpm_load_file(const char *path, const struct scn_limits *lim,
+		  struct scenario *s, bool *text, char *err, size_t errlen);
 
 /*
  * The model to run s on: the variant and knobs named (NULL: the ones in

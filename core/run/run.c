@@ -7,57 +7,20 @@
 
 static const struct scenario *scn;
 static struct run_result *res;
-/* Device links the run creates (VF_LINKS), supplier -> consumer. */
-static int nlinks, *link_sup, *link_con;
-/* Runtime status per device: suspended (VF_DIRECT_COMPLETE). */
-static const bool *rpm_suspended;
 
 /* Kernel objects with names, for the wait-for report. */
 static const char *describe(const void *obj, enum wait_kind kind, char *buf,
 			    size_t n)
 {
-	for (int i = 0; i < device_registry_size(); i++) {
-		struct device *d = device_by_id(i);
+	int why = -1;
+	const char *r = pm_variant->ops->describe(obj, buf, n, &why);
 
-		if (!d)
-			continue;
-		if (obj == &d->power.completion) {
-			eng_lock(&d->power.completion.wait.lk);
-			bool done = d->power.completion.done;
+	if (r) {
+		size_t at = strlen(r);
 
-			eng_unlock(&d->power.completion.wait.lk);
-			char why[256];
-
-			check_explain(d->id, why, sizeof(why));
-			snprintf(buf, n, "the power.completion of '%s'%s%s",
-				 dev_name(d),
-				 done ? "" : ", which nobody completes: ",
-				 done ? "" : why);
-			return buf;
-		}
-		if (obj == &d->removed) {
-			snprintf(buf, n, "the end of the removal of '%s'",
-				 dev_name(d));
-			return buf;
-		}
-		if (obj == &d->sem) {
-			snprintf(buf, n, "the device lock (sem) of '%s'",
-				 dev_name(d));
-			return buf;
-		}
-		if (obj == &d->power.rwsem) {
-			struct rw_semaphore *s = &d->power.rwsem;
-
-			eng_lock(&s->wait.lk);
-			bool w = s->writer;
-			int r = s->readers;
-
-			eng_unlock(&s->wait.lk);
-			snprintf(buf, n, "the power.rwsem of '%s' (%s, %d reader%s)",
-				 dev_name(d), w ? "write-locked" : "not write-locked",
-				 r, r == 1 ? "" : "s");
-			return buf;
-		}
+		if (why >= 0 && r == buf && at < n)
+			oracle_explain(why, buf + at, n - at);
+		return r;
 	}
 	switch (kind) {
 	case WAIT_ASYNC_DRAIN:
@@ -67,8 +30,6 @@ static const char *describe(const void *obj, enum wait_kind kind, char *buf,
 	case WAIT_MUTEX:
 		return "a mutex (dpm_list_mtx)";
 	case WAIT_COMPLETION:
-		if (obj == &device_noirq_over)
-			return "the end of the late/noirq window (hotplug cannot run then)";
 		return "a completion of a freed device";
 	default:
 		return "something";
@@ -83,23 +44,22 @@ static int nevs, evs_cap;
 static char (*tnames)[48];
 static int ntnames;
 
+static void record_at(uint64_t ts, int tid, enum tev_kind k, int dev,
+		      int phase, int err)
+{
+	DPM_ARRAY_PUSH(evs, nevs, evs_cap,
+		       ((struct tev){ ts, tid, k, dev, phase, err }));
+}
+
 static void record(enum tev_kind k, int dev, int phase, int err)
 {
 	int tid = dpm_eng->current_id();
 
-	if (nevs == evs_cap) {
-		evs_cap = evs_cap ? 2 * evs_cap : 1024;
-		evs = realloc(evs, sizeof(*evs) * (size_t)evs_cap);
-		if (!evs)
-			abort();
-	}
-	evs[nevs++] = (struct tev){ dpm_eng->now(), tid, k, dev, phase, err };
+	record_at(dpm_eng->now(), tid, k, dev, phase, err);
 	if (tid >= 0 && tid >= ntnames) {
 		int n = tid + 64;
 
-		tnames = realloc(tnames, sizeof(*tnames) * (size_t)n);
-		if (!tnames)
-			abort();
+		tnames = dpm_xrealloc(tnames, (size_t)n, sizeof(*tnames));
 		memset(tnames + ntnames, 0, sizeof(*tnames) * (size_t)(n - ntnames));
 		ntnames = n;
 	}
@@ -108,44 +68,62 @@ static void record(enum tev_kind k, int dev, int phase, int err)
 			 dpm_eng->current_name());
 }
 
-static void on_check_event(enum check_event ev, int dev, int phase, int err)
+/* The bus listener of a logged run. */
+static void record_event(const struct dpm_event *ev, void *ctx)
 {
-	record((enum tev_kind)ev, dev, phase, err);
+	(void)ctx;
+	switch (ev->kind) {
+	case EV_CB_START:
+		record(TEV_START, ev->dev, ev->phase, 0);
+		break;
+	case EV_CB_END:
+		record(TEV_END, ev->dev, ev->phase, ev->err);
+		break;
+	case EV_PHASE_BEGIN:
+		record(TEV_PHASE_BEGIN, -1, ev->phase, 0);
+		break;
+	case EV_PHASE_END:
+		record(TEV_PHASE_END, -1, ev->phase, 0);
+		break;
+	default:
+		break;
+	}
 }
 
 /* ---- interleaving feedback ---- */
 static int fb_last_end = -1, fb_running;
 
-static void order_feedback(enum check_event ev, int dev, int phase, int err)
+static void order_feedback(const struct dpm_event *ev, void *ctx)
 {
 	uint64_t h;
 
-	switch (ev) {
-	case CEV_PHASE_BEGIN:
+	(void)ctx;
+	switch (ev->kind) {
+	case EV_PHASE_BEGIN:
 		fb_last_end = -1;
 		fb_running = 0;
 		return;
-	case CEV_START:
+	case EV_CB_START:
 		fb_running++;
 		h = 1;
 		break;
-	case CEV_END:
+	case EV_CB_END:
 		fb_running--;
-		h = err ? 3 : 2;
+		h = ev->err ? 3 : 2;
 		break;
 	default:
 		return;
 	}
-	h = h * 31 + (uint64_t)phase;
-	h = h * 1000003 + (uint64_t)dev;
+	h = h * 31 + (uint64_t)ev->phase;
+	h = h * 1000003 + (uint64_t)ev->dev;
 	h = h * 1000003 + (uint64_t)(fb_last_end + 1);
 	h = h * 31 + (uint64_t)(fb_running > 3 ? 3 : fb_running);
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9ULL;
 	h ^= h >> 32;
 	ropts->order_counters[h % ropts->norder_counters]++;
-	if (ev == CEV_END)
-		fb_last_end = dev;
+	if (ev->kind == EV_CB_END)
+		fb_last_end = ev->dev;
 }
 
 static void on_order_event(enum order_event ev, uint32_t a, uint32_t b)
@@ -202,7 +180,6 @@ struct hotplug {
 
 static struct hotplug *hp;
 
-
 static void hotplug_task(void *arg)
 {
 	struct hotplug *h = arg;
@@ -213,14 +190,7 @@ static void hotplug_task(void *arg)
 
 	if (at > now)
 		dpm_eng->delay(at - now);
-	struct device *dev = device_get_by_id(h->a->dev);
-
-	if (dev) {
-		pr_info("hotplug: unregistering '%s' and its children",
-			dev_name(dev));
-		device_unregister_subtree(dev);
-		put_device(dev);
-	}
+	pm_variant->ops->unregister(h->a->dev);
 	complete_all(&h->done);
 }
 
@@ -231,41 +201,15 @@ static void user_space_writes(int cycle)
 
 		if (a->kind != ACT_ASYNC_ATTR || a->at != (uint64_t)cycle)
 			continue;
-		struct device *dev = device_get_by_id(a->dev);
-
-		if (!dev)
-			continue;
-		if (__atomic_load_n(&dev->removing, __ATOMIC_ACQUIRE)) {
-			put_device(dev);	/* its sysfs directory is gone */
-			continue;
-		}
-		ssize_t r = pm_variant->async_store(dev, a->attr,
-						    (size_t)a->attr_len);
-		pr_info("echo > %s/power/async: %zd", dev_name(dev), r);
-		put_device(dev);
+		pm_variant->ops->async_store(a->dev, a->attr,
+					     (size_t)a->attr_len);
 	}
 }
 
 static void pm_main(void *arg)
 {
 	(void)arg;
-	pm_variant->reset();
-	for (int i = 0; i < scn->ndev; i++) {
-		const struct scn_device *sd = &scn->dev[i];
-		struct device *dev = device_create_model(i, sd->name);
-
-		dev->parent = sd->parent >= 0 ? device_by_id(sd->parent) : NULL;
-		dev->beh = sd->beh;
-		dev->beh.rpm_suspended = rpm_suspended[i];
-		dev->pci = sd->pci;
-		device_initialize(dev);
-		if (sd->async || sd->pci)
-			pm_variant->device_enable_async_suspend(dev, true);
-		device_add(dev);
-	}
-	device_links_setup(nlinks, link_sup, link_con);
-	/* From here on devices may be freed by other tasks. */
-	device_quarantine(true);
+	pm_variant->ops->setup(scn);
 	for (int i = 0; i < scn->nact; i++) {
 		if (scn->act[i].kind != ACT_UNREGISTER)
 			continue;
@@ -282,50 +226,33 @@ static void pm_main(void *arg)
 		if (c)
 			dpm_eng->delay(NSEC_PER_USEC);
 		user_space_writes(c);
-		check_transition_begin();
-		pr_info("PM: cycle %d: suspend", c);
-		int err = pm_variant->suspend_resume();
+		struct dpm_event ev = { EV_TRANSITION_BEGIN, -1, -1, 0, c, 0, NULL };
 
-		if (c < 4)
+		dpm_publish(&ev);
+		pr_info("PM: cycle %d: suspend", c);
+		int err = pm_variant->ops->transition(c);
+
+		if (c < RUN_ERRORS_KEPT)
 			res->errors[c] = err;
-		check_transition_end(err);
+		dpm_emit(EV_TRANSITION_END, -1, -1, err);
 	}
 	for (int i = 0; i < scn->nact; i++)
 		if (scn->act[i].kind == ACT_UNREGISTER)
 			wait_for_completion(&hp[i].done);
-	check_refs();
-	device_quarantine(false);
-	/* Tear down what is left, the last registered first. */
-	for (int i = scn->ndev - 1; i >= 0; i--) {
-		struct device *dev = device_get_by_id(i);
-
-		if (!dev)
-			continue;
-		if (!dev->parent)
-			device_unregister_subtree(dev);
-		put_device(dev);
-	}
-	check_all_freed();
+	pm_variant->ops->teardown();
 }
 
 /* The hang, marked on the timeline at the last event's time. */
 static void evs_liveness_mark(void)
 {
-	uint64_t t = nevs ? evs[nevs - 1].ts : 0;
-
-	if (nevs == evs_cap) {
-		evs_cap = evs_cap ? 2 * evs_cap : 1024;
-		evs = realloc(evs, sizeof(*evs) * (size_t)evs_cap);
-		if (!evs)
-			abort();
-	}
-	evs[nevs++] = (struct tev){ t, 0, TEV_VIOLATION, -1, -1, INV_LIVENESS };
+	record_at(nevs ? evs[nevs - 1].ts : 0, 0, TEV_VIOLATION, -1, -1,
+		  INV_LIVENESS);
 }
 
 /* ENGINE_THREADS: the run cannot go on; tell the caller, then exit. */
 static void threads_violation(void)
 {
-	const struct check_result *cr = check_result();
+	const struct oracle_result *cr = oracle_result();
 
 	res->violated = true;
 	res->id = cr->id;
@@ -341,14 +268,125 @@ static void threads_watchdog(void)
 		ropts->on_fatal(scn, res);
 }
 
-void dpm_run(const struct scenario *s, const struct run_opts *o,
+/*
+ * The scenario as the variant's kernel can have it: the features it
+ * lacks are left out (docs/scenario.md), and a device counts as
+ * runtime-suspended only where its children and consumers are too
+ * (runtime PM suspends a device only after them).  Kept in a buffer
+ * reused from run to run.
+ */
+static struct scenario *cut_to_features(const struct scenario *s,
+					unsigned int feat)
+{
+	static struct scenario cut;
+	static struct scn_device *devs;
+	static int cap;
+
+	if (s->ndev > cap) {
+		cap = s->ndev;
+		devs = dpm_xrealloc(devs, (size_t)cap, sizeof(*devs));
+	}
+	cut = *s;
+	cut.dev = devs;
+	memcpy(devs, s->dev, sizeof(*devs) * (size_t)s->ndev);
+	for (int i = 0; i < s->ndev; i++) {
+		struct scn_device *d = &devs[i];
+
+		if (!(feat & VF_LINKS))
+			d->nsup = 0;
+		if (!(feat & VF_PM_WAIT))
+			d->beh.pm_wait_for = 0;
+		if (!(feat & VF_DIRECT_COMPLETE))
+			d->beh.rpm_suspended = false;
+	}
+	for (int i = s->ndev - 1; i >= 0; i--) {
+		const struct scn_device *d = &devs[i];
+
+		if (d->beh.rpm_suspended)
+			continue;
+		if (d->parent >= 0)
+			devs[d->parent].beh.rpm_suspended = false;
+		for (int k = 0; k < d->nsup; k++)
+			devs[d->sup[k]].beh.rpm_suspended = false;
+	}
+	return &cut;
+}
+
+/* What the oracle needs to know of a scenario, in arrays it reads. */
+struct oracle_view {
+	struct oracle_config cfg;
+	int *parent, *link_sup, *link_con, *pm_wait;
+	const char **names;
+	bool *may_dc;
+};
+
+static void oracle_view_build(struct oracle_view *v, const struct scenario *s)
+{
+	size_t n = (size_t)(s->ndev ? s->ndev : 1);
+	bool async_possible = false;
+	int nlinks = 0;
+
+	v->parent = dpm_xrealloc(NULL, n, sizeof(int));
+	v->names = dpm_xrealloc(NULL, n, sizeof(char *));
+	v->may_dc = dpm_xrealloc(NULL, n, sizeof(bool));
+	v->pm_wait = dpm_xrealloc(NULL, n, sizeof(int));
+	v->link_sup = dpm_xrealloc(NULL, n * SCN_SUP_MAX, sizeof(int));
+	v->link_con = dpm_xrealloc(NULL, n * SCN_SUP_MAX, sizeof(int));
+	for (int i = 0; i < s->ndev; i++) {
+		const struct scn_device *d = &s->dev[i];
+
+		v->parent[i] = d->parent;
+		v->names[i] = d->name;
+		v->may_dc[i] = d->beh.rpm_suspended;
+		v->pm_wait[i] = d->beh.pm_wait_for - 1;
+		async_possible |= d->async || d->pci;
+		for (int k = 0; k < d->nsup; k++) {
+			v->link_sup[nlinks] = d->sup[k];
+			v->link_con[nlinks++] = i;
+		}
+	}
+	for (int i = 0; i < s->nact; i++)
+		async_possible |= s->act[i].kind == ACT_ASYNC_ATTR;
+	v->cfg = (struct oracle_config){
+		.ndev = s->ndev,
+		.parent = v->parent,
+		.names = v->names,
+		.async_possible = async_possible && s->pm_async,
+		.pm_trace = s->pm_trace,
+		.nlinks = nlinks,
+		.link_sup = v->link_sup,
+		.link_con = v->link_con,
+		.may_direct_complete = v->may_dc,
+		.pm_wait = v->pm_wait,
+	};
+}
+
+static void oracle_view_free(struct oracle_view *v)
+{
+	free(v->parent);
+	free(v->names);
+	free(v->may_dc);
+	free(v->pm_wait);
+	free(v->link_sup);
+	free(v->link_con);
+}
+
+/* The step limit of a det run: scheduling points before LIVENESS
+ * (livelock), generous for the work a scenario can ask. */
+#define STEP_LIMIT_BASE 20000ULL
+#define STEP_LIMIT_PER_DEVICE_CYCLE 4000ULL
+
+void dpm_run(const struct scenario *s0, const struct run_opts *o,
 	     struct run_result *r)
 {
+	const struct scenario *s = cut_to_features(s0, o->variant->features);
+
 	memset(r, 0, sizeof(*r));
 	scn = s;
 	res = r;
 	ropts = o;
 	pm_variant = o->variant;
+	dpm_model = o->variant->model;
 	dpm_fixes = o->fixes;
 	pm_async_enabled = s->pm_async;
 	pm_trace_enabled = s->pm_trace;
@@ -360,84 +398,28 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
 	/* Events are recorded only for reports (det engine). */
 	bool rec = o->log && o->engine == ENGINE_DET;
 
-	check_event_hook = rec ? on_check_event :
-			   o->event_hook ? o->event_hook :
-			   o->order_counters && o->norder_counters ? order_feedback :
-			   NULL;
+	dpm_listen_none();
+	if (rec)
+		dpm_listen(record_event, NULL);
+	else if (o->event_hook)
+		dpm_listen(o->event_hook, o->event_ctx);
+	else if (o->order_counters && o->norder_counters)
+		dpm_listen(order_feedback, NULL);
+	dpm_listen(oracle_listener, NULL);
 	fb_last_end = -1;
 	fb_running = 0;
 	dpm_order_hook = rec ? on_order_event : NULL;
 
-	int *parent = malloc(sizeof(int) * (size_t)(s->ndev ? s->ndev : 1));
-	const char **names = malloc(sizeof(char *) * (size_t)(s->ndev ? s->ndev : 1));
-	bool async_possible = false;
+	struct oracle_view view;
 
-	if (!parent || !names)
-		abort();
-	for (int i = 0; i < s->ndev; i++) {
-		parent[i] = s->dev[i].parent;
-		names[i] = s->dev[i].name;
-		async_possible |= s->dev[i].async || s->dev[i].pci;
-	}
-	for (int i = 0; i < s->nact; i++)
-		async_possible |= s->act[i].kind == ACT_ASYNC_ATTR;
-	/* The scenario features the variant's kernel has (others are left
-	 * out: docs/scenario.md). */
-	unsigned int feat = o->variant->features;
-	int n = s->ndev ? s->ndev : 1;
-	bool *may_dc = calloc((size_t)n, sizeof(bool));
-	int *pm_wait = malloc(sizeof(int) * (size_t)n);
-
-	link_sup = malloc(sizeof(int) * (size_t)n * SCN_SUP_MAX);
-	link_con = malloc(sizeof(int) * (size_t)n * SCN_SUP_MAX);
-	if (!may_dc || !pm_wait || !link_sup || !link_con)
-		abort();
-	nlinks = 0;
-	/* Runtime PM suspends a device only after its children and
-	 * consumers: rpm-suspended counts where they all are too. */
-	for (int i = s->ndev - 1; i >= 0; i--)
-		may_dc[i] = (feat & VF_DIRECT_COMPLETE) && s->dev[i].beh.rpm_suspended;
-	for (int i = s->ndev - 1; i >= 0; i--) {
-		const struct scn_device *d = &s->dev[i];
-
-		if (!may_dc[i] && d->parent >= 0)
-			may_dc[d->parent] = false;
-		for (int k = 0; !may_dc[i] && k < d->nsup; k++)
-			may_dc[d->sup[k]] = false;
-	}
-	rpm_suspended = may_dc;
-	for (int i = 0; i < s->ndev; i++) {
-		const struct scn_device *d = &s->dev[i];
-
-		pm_wait[i] = feat & VF_PM_WAIT ? d->beh.pm_wait_for - 1 : -1;
-		for (int k = 0; (feat & VF_LINKS) && k < d->nsup; k++) {
-			link_sup[nlinks] = d->sup[k];
-			link_con[nlinks++] = i;
-		}
-	}
-	struct check_config cc = {
-		.ndev = s->ndev,
-		.parent = parent,
-		.names = names,
-		.async_possible = async_possible && s->pm_async,
-		.pm_trace = s->pm_trace,
-		.nlinks = nlinks,
-		.link_sup = link_sup,
-		.link_con = link_con,
-		.may_direct_complete = may_dc,
-		.pm_wait = pm_wait,
-		.late_early_quiet = o->variant->late_early_quiet,
-	};
-
-	check_reset(&cc);
-	device_noirq_reset();
-	device_registry_reset(s->ndev);
+	oracle_view_build(&view, s);
+	oracle_reset(&view.cfg);
+	device_layer_reset(s->ndev);
 	struct async_config ac = { s->inline_every, s->worker_limit };
 
 	async_reset(&ac);
-	hp = calloc((size_t)s->nact + 1, sizeof(*hp));
-	if (!hp)
-		abort();
+	hp = dpm_xrealloc(NULL, (size_t)s->nact + 1, sizeof(*hp));
+	memset(hp, 0, sizeof(*hp) * ((size_t)s->nact + 1));
 
 	enum det_outcome out;
 
@@ -452,40 +434,37 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
 		struct det_config dc = {
 			.sched = s->sched,
 			.nsched = s->nsched,
-			.step_limit = 20000 + 4000ULL * (uint64_t)s->ndev *
-				      (uint64_t)s->cycles,
+			.step_limit = STEP_LIMIT_BASE + STEP_LIMIT_PER_DEVICE_CYCLE *
+				      (uint64_t)s->ndev * (uint64_t)s->cycles,
 			.choose = o->choose,
 			.choose_ctx = o->choose_ctx,
 		};
 
 		out = det_run(pm_main, NULL, &dc, &r->stats);
 	}
-	const struct check_result *cr = check_result();
+	const struct oracle_result *cr = oracle_result();
 
 	memcpy(r->phase_ns, cr->phase_ns, sizeof(r->phase_ns));
 	if (cr->violated) {
 		r->violated = true;
 		r->id = cr->id;
 		snprintf(r->msg, sizeof(r->msg), "%s", cr->msg);
+		if (rec)
+			record_at(cr->viol_ns, cr->viol_tid, TEV_VIOLATION, -1,
+				  -1, cr->id);
 	} else if (out == DET_DEADLOCK || out == DET_STEP_LIMIT) {
 		report_liveness(out);
-		if (check_event_hook)
+		if (rec)
 			evs_liveness_mark();
 		pr_info("dpmfuzz: VIOLATION %s: %s", inv_name(r->id), r->msg);
 	}
-	check_event_hook = NULL;
+	dpm_listen_none();
 	dpm_order_hook = NULL;
 	/* A stopped or deadlocked run leaves objects behind: reclaim. */
-	device_registry_free_all();
+	pm_variant->ops->abandon();
 	free(hp);
 	hp = NULL;
-	free(parent);
-	free(names);
-	free(may_dc);
-	free(pm_wait);
-	free(link_sup);
-	free(link_con);
-	link_sup = link_con = NULL;
+	oracle_view_free(&view);
 }
 
 bool dpm_report(const struct scenario *s, const struct run_opts *o,
@@ -537,26 +516,4 @@ bool dpm_report(const struct scenario *s, const struct run_opts *o,
 		*result = *r;
 	free(r);
 	return v;
-}
-
-uint64_t dpm_fixes_from_env(const struct pm_variant *v)
-{
-	const char *e = getenv("DPMFUZZ_FIX");
-	uint64_t mask = 0;
-	const char *bad;
-	size_t badlen;
-
-	if (!e)
-		return 0;
-	if (!strcmp(e, "list")) {
-		knobs_list(v, stdout);
-		exit(0);
-	}
-	if (knobs_parse(v, e, &mask, &bad, &badlen) < 0) {
-		fprintf(stderr,
-			"dpmfuzz: DPMFUZZ_FIX: no knob '%.*s' in variant %s (DPMFUZZ_FIX=list shows them)\n",
-			(int)badlen, bad, v->name);
-		exit(2);
-	}
-	return mask;
 }

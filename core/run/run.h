@@ -9,15 +9,19 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../check/check.h"
+#include "../oracle/oracle.h"
 #include "../engine/det.h"
 #include "../engine/threads.h"
 #include "../scenario/scenario.h"
+#include "../util/xalloc.h"
 #include "../variants/variant.h"
 
 enum engine_kind { ENGINE_DET, ENGINE_THREADS };
 
 struct run_result;
+
+/* Cycles whose suspend error a run result keeps. */
+#define RUN_ERRORS_KEPT 4
 
 struct run_opts {
 	const struct pm_variant *variant;
@@ -37,9 +41,11 @@ struct run_opts {
 	 * (DPMFUZZ_INTERLEAVING=1 in the fuzz targets). */
 	uint8_t *order_counters;
 	size_t norder_counters;
-	/* Without the log: the oracle's events go here (fuzz_diff counts
-	 * callbacks this way); takes precedence over order_counters. */
-	void (*event_hook)(enum check_event ev, int dev, int phase, int err);
+	/* Without the log: a listener on the event bus besides the oracle
+	 * (fuzz_diff counts callbacks this way); takes precedence over
+	 * order_counters. */
+	dpm_listener_fn event_hook;
+	void *event_ctx;
 	/* ENGINE_THREADS: a violation ends the process (its threads cannot
 	 * be unwound); this is called first, with the result filled in. */
 	void (*on_fatal)(const struct scenario *s, const struct run_result *r);
@@ -49,7 +55,7 @@ struct run_result {
 	bool violated;
 	enum inv id;
 	char msg[4096];		/* the violation, for LIVENESS the wait-for list */
-	int errors[4];		/* what each of the first cycles reported */
+	int errors[RUN_ERRORS_KEPT];	/* what each of the first cycles reported */
 	uint64_t phase_ns[NR_PHASES];	/* virtual time per phase, 1st cycle */
 	struct det_stats stats;
 };
@@ -103,9 +109,5 @@ int export_trace_json(const struct scenario *s, FILE *f);
 /* One self-contained HTML page: the timeline (a row per task, a bar per
  * callback coloured by phase, the violation marked) and the device tree. */
 int export_html(const struct scenario *s, const struct run_result *r, FILE *f);
-
-/* Reads DPMFUZZ_FIX for a variant (prints the knob list and exits 0 for
- * "list", exits 2 with a one-line error for an unknown knob). */
-uint64_t dpm_fixes_from_env(const struct pm_variant *v);
 
 #endif

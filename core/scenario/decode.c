@@ -297,28 +297,3 @@ uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
 	*lossy = lost;
 	return b;
 }
-
-struct scn_limits fuzz_limits_from_env(void)
-{
-	struct scn_limits l = fuzz_limits;
-	const char *m = getenv("DPMFUZZ_MAX_DEVICES");
-
-	if (m) {
-		char *end;
-		long v = strtol(m, &end, 10);
-
-		if (!*m || *end || v < 1 || v > fuzz_limits.max_devices) {
-			fprintf(stderr, "dpmfuzz: DPMFUZZ_MAX_DEVICES must be 1..%d, not '%s'\n",
-				fuzz_limits.max_devices, m);
-			exit(2);
-		}
-		l.max_devices = (int)v;
-	}
-	m = getenv("DPMFUZZ_NO_WORKER_LIMIT");
-	if (m && strcmp(m, "0") && strcmp(m, "1")) {
-		fprintf(stderr, "dpmfuzz: DPMFUZZ_NO_WORKER_LIMIT must be 0 or 1, not '%s'\n", m);
-		exit(2);
-	}
-	l.no_worker_limit = m && !strcmp(m, "1");
-	return l;
-}

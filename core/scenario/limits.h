@@ -13,13 +13,4 @@ static const struct scn_limits fuzz_limits = {
 	.max_cycles = 3,
 };
 
-/*
- * The limits with DPMFUZZ_MAX_DEVICES applied (benchmarks use 16) and
- * DPMFUZZ_NO_WORKER_LIMIT=1 (no async worker limit: modern's
- * async-early deadlocks under one, docs/findings.md#modern-3): the fuzz
- * target and dpmrepro both read them, so a crash found under them
- * replays under them.  A bad value is a one-line error and exit 2.
- */
-struct scn_limits fuzz_limits_from_env(void);
-
 #endif

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../check/check.h"
 
 LIST_HEAD(dpm_list);
 DEFINE_MUTEX(dpm_list_mtx);
@@ -81,17 +80,12 @@ int dpm_suspend_callback(struct device *dev)
 
 	error = dpm_run_callback(dev, PH_SUSPEND);
 	if (!error)
-		dev->power.status = DPM_OFF;
+		power(dev)->status = DPM_OFF;
 End:
 	up(&dev->sem);
 	if (async_error_order && error)
 		write_async_error(error);
 	return error;
-}
-
-static struct device *to_device(struct list_head *entry)
-{
-	return container_of(entry, struct device, power.entry);
 }
 
 static const char *pm_verb(enum pm_event event)
@@ -129,30 +123,30 @@ void dpm_device_pm_add(struct device *dev)
 {
 	mutex_lock(&dpm_list_mtx);
 	if (dev->parent) {
-		if (dev->parent->power.status >= DPM_SUSPENDING)
+		if (power(dev->parent)->status >= DPM_SUSPENDING)
 			pr_info("%s: parent %s should not be sleeping",
 				dev_name(dev), dev_name(dev->parent));
 	} else if (transition_started) {
 		pr_info("%s: parentless device registered during a PM transaction",
 			dev_name(dev));
 	}
-	list_add_tail(&dev->power.entry, &dpm_list);
-	__atomic_store_n(&dev->power.in_dpm_list, true, __ATOMIC_RELAXED);
+	list_add_tail(&power(dev)->entry, &dpm_list);
+	__atomic_store_n(&power(dev)->in_dpm_list, true, __ATOMIC_RELAXED);
 	mutex_unlock(&dpm_list_mtx);
 }
 
 void dpm_list_del(struct device *dev)
 {
 	mutex_lock(&dpm_list_mtx);
-	list_del_init(&dev->power.entry);
-	__atomic_store_n(&dev->power.in_dpm_list, false, __ATOMIC_RELAXED);
+	list_del_init(&power(dev)->entry);
+	__atomic_store_n(&power(dev)->in_dpm_list, false, __ATOMIC_RELAXED);
 	mutex_unlock(&dpm_list_mtx);
 }
 
 void dpm_device_enable_async_suspend(struct device *dev, bool enable)
 {
-	if (dev->power.status == DPM_ON)
-		dev->power.async_suspend = enable;
+	if (power(dev)->status == DPM_ON)
+		power(dev)->async_suspend = enable;
 }
 
 /* seeds/006: power/async accepts "enabled" or "disabled", a newline
@@ -184,21 +178,21 @@ static void dpm_resume_noirq(enum pm_event state)
 	struct device *dev;
 	ktime_t starttime = ktime_get();
 
-	check_phase_begin(PH_RESUME_NOIRQ);
+	pm_phase_begin(PH_RESUME_NOIRQ);
 	mutex_lock(&dpm_list_mtx);
 	transition_started = false;
-	list_for_each_entry(dev, &dpm_list, power.entry) {
-		if (dev->power.status > DPM_OFF) {
+	list_for_each_dev(dev, &dpm_list) {
+		if (power(dev)->status > DPM_OFF) {
 			int error;
 
-			dev->power.status = DPM_OFF;
+			power(dev)->status = DPM_OFF;
 			error = device_resume_noirq(dev);
 			if (error)
 				pm_dev_err(dev, state, " early", error);
 		}
 	}
 	mutex_unlock(&dpm_list_mtx);
-	check_phase_end(PH_RESUME_NOIRQ);
+	pm_phase_end(PH_RESUME_NOIRQ);
 	dpm_show_time(starttime, state, "early");
 }
 
@@ -219,7 +213,7 @@ static int device_resume(struct device *dev)
 {
 	dpm_ops->resume_start(dev);
 
-	if (pm_async_enabled && dev->power.async_suspend &&
+	if (pm_async_enabled && power(dev)->async_suspend &&
 	    !pm_trace_is_enabled()) {
 		get_device(dev);
 		async_schedule(async_resume, dev);
@@ -233,19 +227,19 @@ static void dpm_resume(enum pm_event state)
 	LIST_HEAD(list);
 	ktime_t starttime = ktime_get();
 
-	check_phase_begin(PH_RESUME);
+	pm_phase_begin(PH_RESUME);
 	mutex_lock(&dpm_list_mtx);
 	pm_transition = state;
 	while (!list_empty(&dpm_list)) {
 		struct device *dev = to_device(dpm_list.next);
 
 		get_device(dev);
-		if (dev->power.status >= DPM_OFF) {
+		if (power(dev)->status >= DPM_OFF) {
 			int error;
 
 			if (dpm_ops->pin_parent)
 				get_device(dev->parent);
-			dev->power.status = DPM_RESUMING;
+			power(dev)->status = DPM_RESUMING;
 			mutex_unlock(&dpm_list_mtx);
 
 			error = device_resume(dev);
@@ -253,18 +247,18 @@ static void dpm_resume(enum pm_event state)
 			mutex_lock(&dpm_list_mtx);
 			if (error)
 				pm_dev_err(dev, state, "", error);
-		} else if (dev->power.status == DPM_SUSPENDING) {
+		} else if (power(dev)->status == DPM_SUSPENDING) {
 			/* New children of the device may be registered again. */
-			dev->power.status = DPM_PREPARING;
+			power(dev)->status = DPM_PREPARING;
 		}
-		if (!list_empty(&dev->power.entry))
-			list_move_tail(&dev->power.entry, &list);
+		if (!list_empty(&power(dev)->entry))
+			list_move_tail(&power(dev)->entry, &list);
 		put_device(dev);
 	}
 	list_splice(&list, &dpm_list);
 	mutex_unlock(&dpm_list_mtx);
 	async_synchronize_full();
-	check_phase_end(PH_RESUME);
+	pm_phase_end(PH_RESUME);
 	dpm_show_time(starttime, state, NULL);
 }
 
@@ -273,28 +267,28 @@ static void dpm_complete(void)
 {
 	LIST_HEAD(list);
 
-	check_phase_begin(PH_COMPLETE);
+	pm_phase_begin(PH_COMPLETE);
 	mutex_lock(&dpm_list_mtx);
 	transition_started = false;
 	while (!list_empty(&dpm_list)) {
 		struct device *dev = to_device(dpm_list.prev);
 
 		get_device(dev);
-		if (dev->power.status > DPM_ON) {
-			dev->power.status = DPM_ON;
+		if (power(dev)->status > DPM_ON) {
+			power(dev)->status = DPM_ON;
 			mutex_unlock(&dpm_list_mtx);
 
 			device_complete(dev);
 
 			mutex_lock(&dpm_list_mtx);
 		}
-		if (!list_empty(&dev->power.entry))
-			list_move(&dev->power.entry, &list);
+		if (!list_empty(&power(dev)->entry))
+			list_move(&power(dev)->entry, &list);
 		put_device(dev);
 	}
 	list_splice(&list, &dpm_list);
 	mutex_unlock(&dpm_list_mtx);
-	check_phase_end(PH_COMPLETE);
+	pm_phase_end(PH_COMPLETE);
 }
 
 static void dpm_resume_end(enum pm_event state)
@@ -316,18 +310,18 @@ static int dpm_suspend_noirq(enum pm_event state)
 	ktime_t starttime = ktime_get();
 	int error = 0;
 
-	check_phase_begin(PH_SUSPEND_NOIRQ);
+	pm_phase_begin(PH_SUSPEND_NOIRQ);
 	mutex_lock(&dpm_list_mtx);
-	list_for_each_entry_reverse(dev, &dpm_list, power.entry) {
+	list_for_each_dev_reverse(dev, &dpm_list) {
 		error = device_suspend_noirq(dev);
 		if (error) {
 			pm_dev_err(dev, state, " late", error);
 			break;
 		}
-		dev->power.status = DPM_OFF_IRQ;
+		power(dev)->status = DPM_OFF_IRQ;
 	}
 	mutex_unlock(&dpm_list_mtx);
-	check_phase_end(PH_SUSPEND_NOIRQ);
+	pm_phase_end(PH_SUSPEND_NOIRQ);
 	if (error)
 		dpm_resume_noirq(PMSG_RESUME);
 	else
@@ -355,7 +349,7 @@ static int device_suspend(struct device *dev)
 {
 	dpm_ops->suspend_start(dev);
 
-	if (pm_async_enabled && dev->power.async_suspend) {
+	if (pm_async_enabled && power(dev)->async_suspend) {
 		get_device(dev);
 		async_schedule(async_suspend, dev);
 		return 0;
@@ -369,7 +363,7 @@ static int dpm_suspend(enum pm_event state)
 	ktime_t starttime = ktime_get();
 	int error = 0;
 
-	check_phase_begin(PH_SUSPEND);
+	pm_phase_begin(PH_SUSPEND);
 	mutex_lock(&dpm_list_mtx);
 	pm_transition = state;
 	write_async_error(0);
@@ -389,8 +383,8 @@ static int dpm_suspend(enum pm_event state)
 			put_device(dev);
 			break;
 		}
-		if (!list_empty(&dev->power.entry))
-			list_move(&dev->power.entry, &list);
+		if (!list_empty(&power(dev)->entry))
+			list_move(&power(dev)->entry, &list);
 		put_device(dev);
 		if (read_async_error())
 			break;
@@ -400,7 +394,7 @@ static int dpm_suspend(enum pm_event state)
 	async_synchronize_full();
 	if (!error)
 		error = read_async_error();
-	check_phase_end(PH_SUSPEND);
+	pm_phase_end(PH_SUSPEND);
 	if (!error)
 		dpm_show_time(starttime, state, NULL);
 	return error;
@@ -422,21 +416,21 @@ static int dpm_prepare(enum pm_event state)
 	int error = 0;
 
 	(void)state;
-	check_phase_begin(PH_PREPARE);
+	pm_phase_begin(PH_PREPARE);
 	mutex_lock(&dpm_list_mtx);
 	transition_started = true;
 	while (!list_empty(&dpm_list)) {
 		struct device *dev = to_device(dpm_list.next);
 
 		get_device(dev);
-		dev->power.status = DPM_PREPARING;
+		power(dev)->status = DPM_PREPARING;
 		mutex_unlock(&dpm_list_mtx);
 
 		error = device_prepare(dev);
 
 		mutex_lock(&dpm_list_mtx);
 		if (error) {
-			dev->power.status = DPM_ON;
+			power(dev)->status = DPM_ON;
 			if (error == -EAGAIN) {
 				put_device(dev);
 				error = 0;
@@ -447,14 +441,14 @@ static int dpm_prepare(enum pm_event state)
 			put_device(dev);
 			break;
 		}
-		dev->power.status = DPM_SUSPENDING;
-		if (!list_empty(&dev->power.entry))
-			list_move_tail(&dev->power.entry, &list);
+		power(dev)->status = DPM_SUSPENDING;
+		if (!list_empty(&power(dev)->entry))
+			list_move_tail(&power(dev)->entry, &list);
 		put_device(dev);
 	}
 	list_splice(&list, &dpm_list);
 	mutex_unlock(&dpm_list_mtx);
-	check_phase_end(PH_PREPARE);
+	pm_phase_end(PH_PREPARE);
 	return error;
 }
 

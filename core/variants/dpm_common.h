@@ -14,8 +14,37 @@
 #include <sys/types.h>
 
 #include "../device/device.h"
+#include "dpm_list.h"
 
 enum pm_event { PMSG_SUSPEND, PMSG_RESUME };
+
+/* 2.6.33's dpm_state, in its order (the seed compares with < and >=). */
+enum dpm_state {
+	DPM_INVALID,
+	DPM_ON,
+	DPM_PREPARING,
+	DPM_RESUMING,
+	DPM_SUSPENDING,
+	DPM_OFF,
+	DPM_OFF_IRQ,
+};
+
+/* 2.6.33's dev_pm_info, with what the seed and Linus's proposal add:
+ * the per-device state of both variants (dev->pm_state). */
+struct dpm_pm_info {
+	struct list_head entry;		/* on dpm_list (first: dpm_list.h) */
+	unsigned int async_suspend : 1;
+	enum dpm_state status;		/* owned by the PM core */
+	bool in_dpm_list;		/* later kernels' flag for "on dpm_list" */
+	struct completion completion;	/* the seed */
+	struct rw_semaphore rwsem;	/* Linus's proposal */
+};
+
+/* dev->power of the kernel. */
+static inline struct dpm_pm_info *power(struct device *dev)
+{
+	return (struct dpm_pm_info *)dev->pm_state;
+}
 
 /*
  * What a variant plugs into device_suspend() and device_resume(), the

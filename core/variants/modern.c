@@ -20,9 +20,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../check/check.h"
 #include "../device/device.h"
-#include "dpm_wait.h"
+#include "model.h"
+#include "dpm_list.h"
 #include "variant.h"
 
 enum {
@@ -72,6 +72,29 @@ static const struct knob modern_knobs[NR_MODERN_FIX] = {
 
 enum pm_event { PMSG_SUSPEND, PMSG_RESUME };
 
+/* The fields of the kernel's dev_pm_info this model uses: its per-device
+ * state (dev->pm_state). */
+struct modern_pm_info {
+	struct list_head entry;		/* on a PM list (first: dpm_list.h) */
+	unsigned int async_suspend : 1;
+	bool in_dpm_list;
+	struct completion completion;
+	bool is_prepared;
+	bool is_suspended;
+	bool is_late_suspended;
+	bool is_noirq_suspended;
+	bool direct_complete;
+	bool async_in_progress;
+};
+
+/* dev->power of the kernel. */
+static inline struct modern_pm_info *power(struct device *dev)
+{
+	return (struct modern_pm_info *)dev->pm_state;
+}
+
+#include "dpm_wait.h"
+
 static LIST_HEAD(dpm_list);
 static LIST_HEAD(dpm_prepared_list);
 static LIST_HEAD(dpm_suspended_list);
@@ -116,11 +139,6 @@ static void write_async_error(int error)
 	eng_sched_point();
 }
 
-static struct device *to_device(struct list_head *entry)
-{
-	return container_of(entry, struct device, power.entry);
-}
-
 static const char *const phase_info[NR_PHASES] = {
 	[PH_SUSPEND_LATE] = " late", [PH_SUSPEND_NOIRQ] = " noirq",
 	[PH_RESUME_NOIRQ] = " noirq", [PH_RESUME_EARLY] = " early",
@@ -150,39 +168,39 @@ static void dpm_show_time(ktime_t starttime, enum pm_phase ph, int error)
 
 static void modern_device_pm_init(struct device *dev)
 {
-	dev->power.is_prepared = false;
-	dev->power.is_suspended = false;
-	dev->power.is_late_suspended = false;
-	dev->power.is_noirq_suspended = false;
-	init_completion(&dev->power.completion);
-	complete_all(&dev->power.completion);
+	power(dev)->is_prepared = false;
+	power(dev)->is_suspended = false;
+	power(dev)->is_late_suspended = false;
+	power(dev)->is_noirq_suspended = false;
+	init_completion(&power(dev)->completion);
+	complete_all(&power(dev)->completion);
 }
 
 static void modern_device_pm_add(struct device *dev)
 {
 	mutex_lock(&dpm_list_mtx);
-	if (dev->parent && dev->parent->power.is_prepared)
+	if (dev->parent && power(dev->parent)->is_prepared)
 		pr_info("%s: parent %s should not be sleeping", dev_name(dev),
 			dev_name(dev->parent));
-	list_add_tail(&dev->power.entry, &dpm_list);
-	__atomic_store_n(&dev->power.in_dpm_list, true, __ATOMIC_RELAXED);
+	list_add_tail(&power(dev)->entry, &dpm_list);
+	__atomic_store_n(&power(dev)->in_dpm_list, true, __ATOMIC_RELAXED);
 	mutex_unlock(&dpm_list_mtx);
 }
 
 static void modern_device_pm_remove(struct device *dev)
 {
-	complete_all(&dev->power.completion);
+	complete_all(&power(dev)->completion);
 	mutex_lock(&dpm_list_mtx);
-	list_del_init(&dev->power.entry);
-	__atomic_store_n(&dev->power.in_dpm_list, false, __ATOMIC_RELAXED);
+	list_del_init(&power(dev)->entry);
+	__atomic_store_n(&power(dev)->in_dpm_list, false, __ATOMIC_RELAXED);
 	mutex_unlock(&dpm_list_mtx);
 }
 
 /* include/linux/device.h: the flag changes only outside a transition. */
 static void modern_device_enable_async_suspend(struct device *dev, bool enable)
 {
-	if (!dev->power.is_prepared)
-		dev->power.async_suspend = enable;
+	if (!power(dev)->is_prepared)
+		power(dev)->async_suspend = enable;
 }
 
 /* sysfs_streq(): equal but for one trailing newline. */
@@ -211,7 +229,7 @@ static ssize_t modern_async_store(struct device *dev, const char *buf,
 
 static bool device_pm_initialized(struct device *dev)
 {
-	return __atomic_load_n(&dev->power.in_dpm_list, __ATOMIC_RELAXED);
+	return __atomic_load_n(&power(dev)->in_dpm_list, __ATOMIC_RELAXED);
 }
 
 
@@ -269,7 +287,7 @@ static void dpm_wait_for_subordinate(struct device *dev, bool async)
 
 static int modern_device_pm_wait_for_dev(struct device *sub, struct device *dev)
 {
-	dpm_wait(dev, sub->power.async_suspend);
+	dpm_wait(dev, power(sub)->async_suspend);
 	return read_async_error();
 }
 
@@ -277,7 +295,7 @@ static int modern_device_pm_wait_for_dev(struct device *sub, struct device *dev)
 
 static bool is_async(struct device *dev)
 {
-	return dev->power.async_suspend && pm_async_enabled &&
+	return power(dev)->async_suspend && pm_async_enabled &&
 	       !pm_trace_is_enabled();
 }
 
@@ -289,9 +307,9 @@ static bool is_async(struct device *dev)
  */
 static bool dpm_async_fn(struct device *dev, async_func_t func)
 {
-	reinit_completion(&dev->power.completion);
+	reinit_completion(&power(dev)->completion);
 	if (is_async(dev)) {
-		dev->power.async_in_progress = true;
+		power(dev)->async_in_progress = true;
 		get_device(dev);
 		if (!fix_on(FIX_NOCALL)) {
 			async_schedule(func, dev);
@@ -302,7 +320,7 @@ static bool dpm_async_fn(struct device *dev, async_func_t func)
 		put_device(dev);
 	}
 	/* Not queued, so func is not running: no race on the flag. */
-	dev->power.async_in_progress = false;
+	power(dev)->async_in_progress = false;
 	return false;
 }
 
@@ -324,11 +342,11 @@ static bool async_early(void)
  * this phase.  async_wip_mtx held. */
 static bool __dpm_async(struct device *dev, async_func_t func)
 {
-	if (dev->power.async_in_progress)
+	if (power(dev)->async_in_progress)
 		return true;
 	if (!is_async(dev))
 		return false;
-	dev->power.async_in_progress = true;
+	power(dev)->async_in_progress = true;
 	get_device(dev);
 	if (async_schedule_dev_nocall(func, dev))
 		return true;
@@ -354,7 +372,7 @@ static void dpm_async_with_cleanup(struct device *dev, async_func_t func)
 {
 	mutex_lock(&async_wip_mtx);
 	if (!__dpm_async(dev, func))
-		dev->power.async_in_progress = false;
+		power(dev)->async_in_progress = false;
 	mutex_unlock(&async_wip_mtx);
 }
 
@@ -366,8 +384,8 @@ static int dpm_async_with_cleanup_fn(struct device *dev, void *func)
 
 static void dpm_clear_async_state(struct device *dev)
 {
-	reinit_completion(&dev->power.completion);
-	dev->power.async_in_progress = false;
+	reinit_completion(&power(dev)->completion);
+	power(dev)->async_in_progress = false;
 }
 
 static int any_child(struct device *dev, void *data)
@@ -452,9 +470,9 @@ static void dpm_async_suspend_complete_all(struct list_head *list)
 	struct device *dev;
 
 	mutex_lock(&async_wip_mtx);
-	list_for_each_entry_reverse(dev, list, power.entry)
-		if (!dev->power.async_in_progress)
-			complete_all(&dev->power.completion);
+	list_for_each_dev_reverse(dev, list)
+		if (!power(dev)->async_in_progress)
+			complete_all(&power(dev)->completion);
 	mutex_unlock(&async_wip_mtx);
 }
 
@@ -482,15 +500,15 @@ static void device_resume_deep(struct device *dev, bool async,
 {
 	int error = 0;
 
-	check_device_handled(dev->id, ph);
-	if (dev->power.direct_complete || !*suspended)
+	dpm_emit(EV_HANDLED, dev->id, ph, 0);
+	if (power(dev)->direct_complete || !*suspended)
 		goto Out;
 	if (!dpm_wait_for_superior(dev, async))
 		goto Out;
 	error = dpm_run_callback(dev, ph);
 	*suspended = false;
 Out:
-	complete_all(&dev->power.completion);
+	complete_all(&power(dev)->completion);
 	if (error) {
 		write_async_error(error);
 		pm_dev_err(dev, ph, async, error);
@@ -501,39 +519,39 @@ Out:
 static void device_resume_noirq(struct device *dev, bool async)
 {
 	device_resume_deep(dev, async, PH_RESUME_NOIRQ,
-			   &dev->power.is_noirq_suspended, async_resume_noirq);
+			   &power(dev)->is_noirq_suspended, async_resume_noirq);
 }
 
 static void device_resume_early(struct device *dev, bool async)
 {
 	device_resume_deep(dev, async, PH_RESUME_EARLY,
-			   &dev->power.is_late_suspended, async_resume_early);
+			   &power(dev)->is_late_suspended, async_resume_early);
 }
 
 static void device_resume(struct device *dev, bool async)
 {
 	int error = 0;
 
-	check_device_handled(dev->id, PH_RESUME);
-	if (!dev->power.is_suspended)
+	dpm_emit(EV_HANDLED, dev->id, PH_RESUME, 0);
+	if (!power(dev)->is_suspended)
 		goto Complete;
 	if (fix_on(FIX_DC_IS_SUSPENDED))
-		dev->power.is_suspended = false;
-	if (dev->power.direct_complete) {
-		check_direct_resume(dev->id);
+		power(dev)->is_suspended = false;
+	if (power(dev)->direct_complete) {
+		dpm_emit(EV_DIRECT_RESUME, dev->id, PH_RESUME, 0);
 		goto Complete;
 	}
 	/* Before d46c4c839c20 only the callback path cleared it. */
-	dev->power.is_suspended = false;
+	power(dev)->is_suspended = false;
 	if (!dpm_wait_for_superior(dev, async))
 		goto Complete;
 	down(&dev->sem);
 	/* New children may be registered below a resumed device. */
-	dev->power.is_prepared = false;
+	power(dev)->is_prepared = false;
 	error = dpm_run_callback(dev, PH_RESUME);
 	up(&dev->sem);
 Complete:
-	complete_all(&dev->power.completion);
+	complete_all(&power(dev)->completion);
 	if (error) {
 		write_async_error(error);
 		pm_dev_err(dev, PH_RESUME, async, error);
@@ -563,14 +581,14 @@ static void dpm_resume_list_early(struct list_head *from, struct list_head *to,
 {
 	struct device *dev;
 
-	list_for_each_entry(dev, from, power.entry) {
+	list_for_each_dev(dev, from) {
 		dpm_clear_async_state(dev);
 		if (dpm_root_device(dev))
 			dpm_async_with_cleanup(dev, func);
 	}
 	while (!list_empty(from)) {
 		dev = to_device(from->next);
-		list_move_tail(&dev->power.entry, to);
+		list_move_tail(&power(dev)->entry, to);
 		if (!dpm_async_fn_early(dev, func)) {
 			get_device(dev);
 			mutex_unlock(&dpm_list_mtx);
@@ -593,7 +611,7 @@ static void dpm_resume_list(enum pm_phase ph, struct list_head *from,
 	struct device *dev;
 	ktime_t starttime = ktime_get();
 
-	check_phase_begin(ph);
+	pm_phase_begin(ph);
 	write_async_error(0);
 	pm_transition = PMSG_RESUME;
 	mutex_lock(&dpm_list_mtx);
@@ -601,12 +619,12 @@ static void dpm_resume_list(enum pm_phase ph, struct list_head *from,
 		dpm_resume_list_early(from, to, func, resume_one);
 		goto Out;
 	}
-	list_for_each_entry(dev, from, power.entry)
+	list_for_each_dev(dev, from)
 		dpm_async_fn(dev, func);
 	while (!list_empty(from)) {
 		dev = to_device(from->next);
-		list_move_tail(&dev->power.entry, to);
-		if (!dev->power.async_in_progress) {
+		list_move_tail(&power(dev)->entry, to);
+		if (!power(dev)->async_in_progress) {
 			get_device(dev);
 			mutex_unlock(&dpm_list_mtx);
 			resume_one(dev, false);
@@ -617,7 +635,7 @@ static void dpm_resume_list(enum pm_phase ph, struct list_head *from,
 Out:
 	mutex_unlock(&dpm_list_mtx);
 	async_synchronize_full();
-	check_phase_end(ph);
+	pm_phase_end(ph);
 	dpm_show_time(starttime, ph, 0);
 }
 
@@ -645,14 +663,14 @@ static void dpm_complete(void)
 {
 	LIST_HEAD(list);
 
-	check_phase_begin(PH_COMPLETE);
+	pm_phase_begin(PH_COMPLETE);
 	mutex_lock(&dpm_list_mtx);
 	while (!list_empty(&dpm_prepared_list)) {
 		struct device *dev = to_device(dpm_prepared_list.prev);
 
 		get_device(dev);
-		dev->power.is_prepared = false;
-		list_move(&dev->power.entry, &list);
+		power(dev)->is_prepared = false;
+		list_move(&power(dev)->entry, &list);
 		mutex_unlock(&dpm_list_mtx);
 		device_complete(dev);
 		put_device(dev);
@@ -660,7 +678,7 @@ static void dpm_complete(void)
 	}
 	list_splice(&list, &dpm_list);
 	mutex_unlock(&dpm_list_mtx);
-	check_phase_end(PH_COMPLETE);
+	pm_phase_end(PH_COMPLETE);
 }
 
 static void dpm_resume_end(void)
@@ -678,11 +696,11 @@ static void dpm_clear_superiors_direct_complete(struct device *dev)
 
 	/* Under the superior's power.lock in the kernel. */
 	if (dev->parent)
-		__atomic_store_n(&dev->parent->power.direct_complete, false,
+		__atomic_store_n(&power(dev->parent)->direct_complete, false,
 				 __ATOMIC_RELAXED);
 	idx = device_links_read_lock();
 	for (int i = 0; (link = device_supplier_link(dev, i)); i++)
-		__atomic_store_n(&link->supplier->power.direct_complete, false,
+		__atomic_store_n(&power(link->supplier)->direct_complete, false,
 				 __ATOMIC_RELAXED);
 	device_links_read_unlock(idx);
 }
@@ -695,11 +713,11 @@ static int device_suspend_deep(struct device *dev, bool async,
 {
 	int error = 0;
 
-	check_device_handled(dev->id, ph);
+	dpm_emit(EV_HANDLED, dev->id, ph, 0);
 	dpm_wait_for_subordinate(dev, async);
 	if (read_async_error())
 		goto Complete;
-	if (dev->power.direct_complete)
+	if (power(dev)->direct_complete)
 		goto Complete;
 	error = dpm_run_callback(dev, ph);
 	if (error) {
@@ -709,7 +727,7 @@ static int device_suspend_deep(struct device *dev, bool async,
 	}
 	*suspended = true;
 Complete:
-	complete_all(&dev->power.completion);
+	complete_all(&power(dev)->completion);
 	suspend_done(dev, error, func);
 	return error;
 }
@@ -717,14 +735,14 @@ Complete:
 static int device_suspend_noirq(struct device *dev, bool async)
 {
 	return device_suspend_deep(dev, async, PH_SUSPEND_NOIRQ,
-				   &dev->power.is_noirq_suspended,
+				   &power(dev)->is_noirq_suspended,
 				   async_suspend_noirq);
 }
 
 static int device_suspend_late(struct device *dev, bool async)
 {
 	return device_suspend_deep(dev, async, PH_SUSPEND_LATE,
-				   &dev->power.is_late_suspended,
+				   &power(dev)->is_late_suspended,
 				   async_suspend_late);
 }
 
@@ -732,25 +750,25 @@ static int device_suspend(struct device *dev, bool async)
 {
 	int error = 0;
 
-	check_device_handled(dev->id, PH_SUSPEND);
+	dpm_emit(EV_HANDLED, dev->id, PH_SUSPEND, 0);
 	dpm_wait_for_subordinate(dev, async);
 	if (read_async_error()) {
-		dev->power.direct_complete = false;
+		power(dev)->direct_complete = false;
 		goto Complete;
 	}
-	if (__atomic_load_n(&dev->power.direct_complete, __ATOMIC_RELAXED)) {
+	if (__atomic_load_n(&power(dev)->direct_complete, __ATOMIC_RELAXED)) {
 		/* pm_runtime_status_suspended(): the scenario's state. */
 		if (dev->beh.rpm_suspended) {
-			check_direct_complete(dev->id);
-			dev->power.is_suspended = true;
+			dpm_emit(EV_DIRECT_COMPLETE, dev->id, PH_SUSPEND, 0);
+			power(dev)->is_suspended = true;
 			goto Complete;
 		}
-		dev->power.direct_complete = false;
+		power(dev)->direct_complete = false;
 	}
 	down(&dev->sem);
 	error = dpm_run_callback(dev, PH_SUSPEND);
 	if (!error) {
-		dev->power.is_suspended = true;
+		power(dev)->is_suspended = true;
 		dpm_clear_superiors_direct_complete(dev);
 	}
 	up(&dev->sem);
@@ -759,7 +777,7 @@ Complete:
 		write_async_error(error);
 		pm_dev_err(dev, PH_SUSPEND, async, error);
 	}
-	complete_all(&dev->power.completion);
+	complete_all(&power(dev)->completion);
 	suspend_done(dev, error, async_suspend);
 	return error;
 }
@@ -778,14 +796,14 @@ static int dpm_suspend_list_early(struct list_head *from, struct list_head *to,
 	struct device *dev;
 	int error = 0;
 
-	list_for_each_entry_reverse(dev, from, power.entry) {
+	list_for_each_dev_reverse(dev, from) {
 		dpm_clear_async_state(dev);
 		if (dpm_leaf_device(dev))
 			dpm_async_with_cleanup(dev, func);
 	}
 	while (!list_empty(from)) {
 		dev = to_device(from->prev);
-		list_move(&dev->power.entry, to);
+		list_move(&power(dev)->entry, to);
 		if (dpm_async_fn_early(dev, func))
 			continue;
 		get_device(dev);
@@ -816,7 +834,7 @@ static int dpm_suspend_list(enum pm_phase ph, struct list_head *from,
 	ktime_t starttime = ktime_get();
 	int error = 0;
 
-	check_phase_begin(ph);
+	pm_phase_begin(ph);
 	pm_transition = PMSG_SUSPEND;
 	write_async_error(0);
 	mutex_lock(&dpm_list_mtx);
@@ -827,7 +845,7 @@ static int dpm_suspend_list(enum pm_phase ph, struct list_head *from,
 	while (!list_empty(from)) {
 		struct device *dev = to_device(from->prev);
 
-		list_move(&dev->power.entry, to);
+		list_move(&power(dev)->entry, to);
 		if (dpm_async_fn(dev, func))
 			continue;
 		get_device(dev);
@@ -843,7 +861,7 @@ Out:
 	async_synchronize_full();
 	if (!error)
 		error = read_async_error();
-	check_phase_end(ph);
+	pm_phase_end(ph);
 	dpm_show_time(starttime, ph, error);
 	return error;
 }
@@ -889,7 +907,7 @@ static int device_prepare(struct device *dev)
 	up(&dev->sem);
 	if (ret < 0)
 		return ret;
-	__atomic_store_n(&dev->power.direct_complete, ret > 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&power(dev)->direct_complete, ret > 0, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -897,7 +915,7 @@ static int dpm_prepare(void)
 {
 	int error = 0;
 
-	check_phase_begin(PH_PREPARE);
+	pm_phase_begin(PH_PREPARE);
 	mutex_lock(&dpm_list_mtx);
 	while (!list_empty(&dpm_list) && !error) {
 		struct device *dev = to_device(dpm_list.next);
@@ -907,9 +925,9 @@ static int dpm_prepare(void)
 		error = device_prepare(dev);
 		mutex_lock(&dpm_list_mtx);
 		if (!error) {
-			dev->power.is_prepared = true;
-			if (!list_empty(&dev->power.entry))
-				list_move_tail(&dev->power.entry,
+			power(dev)->is_prepared = true;
+			if (!list_empty(&power(dev)->entry))
+				list_move_tail(&power(dev)->entry,
 					       &dpm_prepared_list);
 		} else if (error == -EAGAIN) {
 			error = 0;
@@ -922,7 +940,7 @@ static int dpm_prepare(void)
 		mutex_lock(&dpm_list_mtx);
 	}
 	mutex_unlock(&dpm_list_mtx);
-	check_phase_end(PH_PREPARE);
+	pm_phase_end(PH_PREPARE);
 	return error;
 }
 
@@ -964,12 +982,15 @@ Resume_devices:
 	return error;
 }
 
-const struct pm_variant variant_modern = {
-	.name = "modern",
-	.features = VF_LINKS | VF_DIRECT_COMPLETE | VF_PM_WAIT,
+static const char *modern_describe(struct device *dev, const void *obj,
+				   char *buf, size_t n, int *why)
+{
+	return dpm_describe_completion(dev, obj, buf, n, why);
+}
+
+static const struct model_ops modern_model = {
+	.dev_state_size = sizeof(struct modern_pm_info),
 	.late_early_quiet = true,
-	.knobs = modern_knobs,
-	.nknobs = NR_MODERN_FIX,
 	.reset = modern_reset,
 	.device_pm_init = modern_device_pm_init,
 	.device_pm_add = modern_device_pm_add,
@@ -978,4 +999,25 @@ const struct pm_variant variant_modern = {
 	.device_enable_async_suspend = modern_device_enable_async_suspend,
 	.async_store = modern_async_store,
 	.device_pm_wait_for_dev = modern_device_pm_wait_for_dev,
+	.describe = modern_describe,
+};
+
+static const struct diff_config modern_diff[] = {
+	{ .fixes = "all" },
+	/* A4: async-early deadlocks under a small worker limit
+	 * (docs/findings.md#modern-3); compared without one. */
+	{ .fixes = "all,async-early", .no_worker_limit = true },
+	{ 0 },
+};
+
+const struct pm_variant variant_modern = {
+	.name = "modern",
+	.summary = "Linux 6.12's main.c (6.16's scheme with async-early), our model",
+	.corpus = "modern",
+	.features = VF_LINKS | VF_DIRECT_COMPLETE | VF_PM_WAIT,
+	.knobs = modern_knobs,
+	.nknobs = NR_MODERN_FIX,
+	.diff = modern_diff,
+	.ops = &model_variant_ops,
+	.model = &modern_model,
 };

@@ -29,6 +29,9 @@
  * Knobs: the seed's two fixes to the error handling this variant shares;
  * off by default, as in the seed.
  */
+#include <stdio.h>
+
+#include "model.h"
 #include "dpm_common.h"
 #include "variant.h"
 
@@ -69,7 +72,7 @@ static void dpm_rwsem(struct device *dev, const char *what,
 		      void (*op)(struct rw_semaphore *sem))
 {
 	pr_debug("%s: %s(power.rwsem)", dev_name(dev), what);
-	op(&dev->power.rwsem);
+	op(&power(dev)->rwsem);
 }
 
 /* The end of a step's work on its parent: release its lock (read-locked
@@ -88,8 +91,8 @@ static void up_read_parent(struct device *dev)
  * anybody. */
 static void rwsem_device_pm_init(struct device *dev)
 {
-	dev->power.status = DPM_ON;
-	init_rwsem(&dev->power.rwsem);
+	power(dev)->status = DPM_ON;
+	init_rwsem(&power(dev)->rwsem);
 }
 
 /*
@@ -146,10 +149,27 @@ static int __device_suspend(struct device *dev, bool async)
 	return error;
 }
 
-const struct pm_variant variant_rwsem = {
-	.name = "rwsem",
-	.knobs = rwsem_knobs,
-	.nknobs = NR_RWSEM_FIX,
+static const char *rwsem_describe(struct device *dev, const void *obj,
+				  char *buf, size_t n, int *why)
+{
+	struct rw_semaphore *s = &power(dev)->rwsem;
+
+	if (obj != s)
+		return NULL;
+	eng_lock(&s->wait.lk);
+	bool w = s->writer;
+	int r = s->readers;
+
+	eng_unlock(&s->wait.lk);
+	snprintf(buf, n, "the power.rwsem of '%s' (%s, %d reader%s)",
+		 dev_name(dev), w ? "write-locked" : "not write-locked",
+		 r, r == 1 ? "" : "s");
+	*why = -1;
+	return buf;
+}
+
+static const struct model_ops rwsem_model = {
+	.dev_state_size = sizeof(struct dpm_pm_info),
 	.reset = rwsem_reset,
 	.device_pm_init = rwsem_device_pm_init,
 	.device_pm_add = dpm_device_pm_add,
@@ -157,4 +177,18 @@ const struct pm_variant variant_rwsem = {
 	.suspend_resume = dpm_suspend_resume,
 	.device_enable_async_suspend = dpm_device_enable_async_suspend,
 	.async_store = dpm_async_store,
+	.describe = rwsem_describe,
+};
+
+static const struct diff_config rwsem_diff[] = { { .fixes = "all" }, { 0 } };
+
+const struct pm_variant variant_rwsem = {
+	.name = "rwsem",
+	.summary = "Linus Torvalds' per-device rw_semaphore proposal of December 2009",
+	.corpus = "rwsem",
+	.knobs = rwsem_knobs,
+	.nknobs = NR_RWSEM_FIX,
+	.diff = rwsem_diff,
+	.ops = &model_variant_ops,
+	.model = &rwsem_model,
 };

@@ -11,6 +11,7 @@
  * Each later kernel fix that changes this behaviour is a knob, off by
  * default: the default is the code as posted.
  */
+#include "model.h"
 #include "dpm_common.h"
 #include "dpm_wait.h"
 #include "variant.h"
@@ -58,24 +59,24 @@ static void seed_reset(void)
 
 static void dpm_reset_completion(struct device *dev)
 {
-	INIT_COMPLETION(dev->power.completion);
+	INIT_COMPLETION(power(dev)->completion);
 }
 
 /* complete_all() on a device's completion, with a trace line. */
 static void dpm_complete_dev(struct device *dev)
 {
 	pr_debug("%s: complete_all(power.completion)", dev_name(dev));
-	complete_all(&dev->power.completion);
+	complete_all(&power(dev)->completion);
 }
 
 /* ---- driver-core hooks ---- */
 
 static void seed_device_pm_init(struct device *dev)
 {
-	dev->power.status = DPM_ON;
-	init_completion(&dev->power.completion);
+	power(dev)->status = DPM_ON;
+	init_completion(&power(dev)->completion);
 	if (fix_on(FIX_COMPLETION_INIT))
-		complete_all(&dev->power.completion);
+		complete_all(&power(dev)->completion);
 }
 
 static void seed_device_pm_remove(struct device *dev)
@@ -100,7 +101,7 @@ static void seed_device_pm_remove(struct device *dev)
  */
 static bool device_pm_initialized(struct device *dev)
 {
-	return __atomic_load_n(&dev->power.in_dpm_list, __ATOMIC_RELAXED);
+	return __atomic_load_n(&power(dev)->in_dpm_list, __ATOMIC_RELAXED);
 }
 
 static int __device_resume(struct device *dev, bool async)
@@ -144,10 +145,14 @@ static int __device_suspend(struct device *dev, bool async)
 	return error;
 }
 
-const struct pm_variant variant_seed = {
-	.name = "seed",
-	.knobs = seed_knobs,
-	.nknobs = NR_SEED_FIX,
+static const char *seed_describe(struct device *dev, const void *obj,
+				 char *buf, size_t n, int *why)
+{
+	return dpm_describe_completion(dev, obj, buf, n, why);
+}
+
+static const struct model_ops seed_model = {
+	.dev_state_size = sizeof(struct dpm_pm_info),
 	.reset = seed_reset,
 	.device_pm_init = seed_device_pm_init,
 	.device_pm_add = dpm_device_pm_add,
@@ -155,4 +160,18 @@ const struct pm_variant variant_seed = {
 	.suspend_resume = dpm_suspend_resume,
 	.device_enable_async_suspend = dpm_device_enable_async_suspend,
 	.async_store = dpm_async_store,
+	.describe = seed_describe,
+};
+
+static const struct diff_config seed_diff[] = { { .fixes = "all" }, { 0 } };
+
+const struct pm_variant variant_seed = {
+	.name = "seed",
+	.summary = "Linux 2.6.33's async suspend/resume as the December 2009 patches post it",
+	.corpus = "seed",
+	.knobs = seed_knobs,
+	.nknobs = NR_SEED_FIX,
+	.diff = seed_diff,
+	.ops = &model_variant_ops,
+	.model = &seed_model,
 };

@@ -5,35 +5,66 @@
 
 #include "variant.h"
 
-const struct pm_variant *pm_variant = &variant_seed;
+const struct pm_variant *pm_variant;
 uint64_t dpm_fixes;
-
-static const struct pm_variant *const variants[] = {
-	&variant_seed,
-	&variant_modern,
-	&variant_rwsem,
-};
 
 const struct pm_variant *variant_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
-		if (!strcmp(variants[i]->name, name))
-			return variants[i];
+	for (int i = 0; i < pm_nvariants; i++)
+		if (!strcmp(pm_variants[i]->name, name))
+			return pm_variants[i];
 	return NULL;
 }
 
 const char *variant_names(void)
 {
-	static char buf[128];
+	static char buf[1024];
 
 	if (!buf[0]) {
 		size_t at = 0;
 
-		for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
+		for (int i = 0; i < pm_nvariants && at < sizeof(buf); i++)
 			at += (size_t)snprintf(buf + at, sizeof(buf) - at, "%s%s",
-					       i ? ", " : "", variants[i]->name);
+					       i ? ", " : "", pm_variants[i]->name);
 	}
 	return buf;
+}
+
+/* The fuzz target of a variant: fuzz_ and its name, '-' as '_'. */
+static void target_name(const struct pm_variant *v, char *buf, size_t n)
+{
+	snprintf(buf, n, "fuzz_%s", v->name);
+	for (char *p = buf; *p; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
+void variants_list(FILE *f)
+{
+	static const char *const feature_names[] = {
+		"links", "direct-complete", "pm-wait",
+	};
+
+	for (int i = 0; i < pm_nvariants; i++) {
+		const struct pm_variant *v = pm_variants[i];
+		char target[64];
+		const char *sep = "";
+
+		target_name(v, target, sizeof(target));
+		fprintf(f, "%s\t%s\t%s\t", v->name, target, v->corpus);
+		for (size_t k = 0; k < sizeof(feature_names) / sizeof(feature_names[0]); k++)
+			if (v->features & (1u << k)) {
+				fprintf(f, "%s%s", sep, feature_names[k]);
+				sep = ",";
+			}
+		fprintf(f, "%s\t", *sep ? "" : "-");
+		sep = "";
+		for (int k = 0; k < v->nknobs; k++) {
+			fprintf(f, "%s%s", sep, v->knobs[k].name);
+			sep = ",";
+		}
+		fprintf(f, "%s\t%s\n", *sep ? "" : "-", v->summary);
+	}
 }
 
 int knobs_parse(const struct pm_variant *v, const char *spec, uint64_t *mask,

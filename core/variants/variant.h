@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "../device/device.h"
+
 struct device;
 
 /* A later kernel fix that changes the variant's behaviour; off by
@@ -40,32 +42,61 @@ enum {
 	VF_PM_WAIT = 1 << 2,		/* device_pm_wait_for_dev() */
 };
 
+struct scenario;
+
+/* A configuration fuzz_diff runs a variant in (docs/fuzzing.md, "fuzz_diff
+ * allow-list", says why each restriction is there). */
+struct diff_config {
+	const char *fixes;		/* knob list, as DPMFUZZ_FIX takes */
+	bool no_worker_limit;		/* A4: run without a worker limit */
+};
+
+/*
+ * What a run asks of a variant.  Every call runs on a task of the
+ * engine's run (the PM task unless said otherwise), except abandon().
+ */
+struct variant_ops {
+	/* Reset the variant's state, then register the scenario's devices
+	 * (registration order is list order) and links.  s has been cut
+	 * to the variant's features and stays valid until the run ends. */
+	void (*setup)(const struct scenario *s);
+	/* One system sleep transition, cycle c: every device suspended,
+	 * then resumed (or rolled back); returns the error the caller of
+	 * the suspend entry point saw, 0 on success. */
+	int (*transition)(int cycle);
+	/* From a hotplug task: unregister the subtree at device id, unless
+	 * it is gone already. */
+	void (*unregister)(int id);
+	/* User space writes buf to device id's power/async, and the run log
+	 * says what the write returned: the store's result, or -ENODEV (not
+	 * logged) when the device (its sysfs directory) is gone. */
+	ssize_t (*async_store)(int id, const char *buf, size_t n);
+	/* End of the run: publish every device's references (EV_REFS),
+	 * unregister and drop everything, publish EV_TEARDOWN_DONE. */
+	void (*teardown)(void);
+	/* Outside the engine, after a run that stopped or deadlocked: free
+	 * whatever is left. */
+	void (*abandon)(void);
+	/* Describe obj, which a blocked task waits on, in buf; NULL if it is
+	 * not the variant's.  *why is set to the device whose state explains
+	 * why nobody releases obj, or -1. */
+	const char *(*describe)(const void *obj, char *buf, size_t n, int *why);
+};
+
 struct pm_variant {
 	const char *name;
-	unsigned int features;
-	/* Late and early callbacks run without the device lock, relying on
-	 * no hotplug then (the tasks that do it are frozen): the window
-	 * without hotplug starts at suspend_late, not suspend_noirq. */
-	bool late_early_quiet;
+	const char *summary;		/* one line, for --list-variants */
+	/* corpus/<corpus>/ holds its fuzz target's seeds, and
+	 * fuzzers/<corpus>.options its libFuzzer options. */
+	const char *corpus;
+	unsigned int features;		/* VF_* */
 	const struct knob *knobs;
 	int nknobs;
-	/* Reset the variant's globals before a run. */
-	void (*reset)(void);
-	/* Driver-core hooks (device_initialize, device_add, device_del). */
-	void (*device_pm_init)(struct device *dev);
-	void (*device_pm_add)(struct device *dev);
-	void (*device_pm_remove)(struct device *dev);
-	/* One system sleep transition: every device suspended, then
-	 * resumed (or rolled back); returns the error the caller of
-	 * dpm_suspend_start()/dpm_suspend_noirq() saw, 0 on success. */
-	int (*suspend_resume)(void);
-	/* What drivers call (and PCI does for all its devices). */
-	void (*device_enable_async_suspend)(struct device *dev, bool enable);
-	/* A user-space write to the device's power/async attribute. */
-	ssize_t (*async_store)(struct device *dev, const char *buf, size_t n);
-	/* A driver waits for another device (VF_PM_WAIT); returns the
-	 * error the kernel's function returns. */
-	int (*device_pm_wait_for_dev)(struct device *sub, struct device *dev);
+	/* The configurations fuzz_diff runs it in, ended by one without
+	 * fixes; NULL: fuzz_diff leaves it out. */
+	const struct diff_config *diff;
+	const struct variant_ops *ops;
+	const struct model_ops *model;	/* the hand-written models only */
 };
 
 /* dbd4bccd9662's READ_ONCE()/WRITE_ONCE() of async_error: a knob of every
@@ -84,13 +115,17 @@ static inline bool fix_on(int knob)
 	return dpm_fixes & (1ULL << knob);
 }
 
-extern const struct pm_variant variant_seed;
-extern const struct pm_variant variant_modern;
-extern const struct pm_variant variant_rwsem;
+/* The registry: every variant of this build, in a fixed order (generated
+ * from core/variants/variants.cmake and the kernel trees configured). */
+extern const struct pm_variant *const pm_variants[];
+extern const int pm_nvariants;
 
 const struct pm_variant *variant_find(const char *name);
 /* "seed, rwsem, ...": the names variant_find() knows, for messages. */
 const char *variant_names(void);
+/* One line per variant, tab-separated: name, fuzz target, corpus
+ * folder, features, knobs, summary (docs/fuzzing.md). */
+void variants_list(FILE *f);
 /* Parse "a,b" or "all" or "" into a knob mask; -1 on an unknown name
  * (with its text in *bad).  "all" is every fix but not the feature
  * knobs, which are named ("all,async-early"). */

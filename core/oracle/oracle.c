@@ -14,12 +14,14 @@
  * A device's subordinates are its children and its consumers (device
  * links); its superiors its parent and its suppliers.
  */
-#include "check.h"
+#include "oracle.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../kapi/kapi.h"
 
 static const char *const inv_names[NR_INV] = {
 	"SUSPEND-AFTER-CHILDREN", "RESUME-AFTER-PARENT", "ONCE", "ROLLBACK",
@@ -51,11 +53,11 @@ struct dstate {
 	unsigned int ran;	/* phases whose callback ran this transition */
 };
 
-static struct check_config cfg;
+static struct oracle_config cfg;
 static struct dstate *st;
 static int *child_start, *child_list;	/* subordinates of i, CSR */
 static int *sup_start, *sup_list;	/* superiors of i, CSR */
-static struct check_result result;
+static struct oracle_result result;
 
 static bool in_transition;
 static bool suspend_failed;
@@ -78,8 +80,6 @@ static int running[NR_PHASES];
 static int last_pos[NR_PHASES];		/* SYNC-ORDER: previous device */
 static int running_total;
 static uint64_t phase_start;
-void (*check_noirq_hook)(bool open);
-void (*check_event_hook)(enum check_event ev, int dev, int phase, int err);
 
 static void *xcalloc(size_t n, size_t sz)
 {
@@ -110,7 +110,7 @@ static void csr_build(int ne, const int *key, const int *val, int **start,
 	free(fill);
 }
 
-void check_reset(const struct check_config *c)
+void oracle_reset(const struct oracle_config *c)
 {
 	cfg = *c;
 	free(st);
@@ -142,7 +142,7 @@ void check_reset(const struct check_config *c)
 	memset(running, 0, sizeof(running));
 }
 
-const struct check_result *check_result(void)
+const struct oracle_result *oracle_result(void)
 {
 	return &result;
 }
@@ -153,13 +153,13 @@ static void vrecord(enum inv id, const char *fmt, va_list ap)
 		return;
 	result.violated = true;
 	result.id = id;
-	if (check_event_hook)
-		check_event_hook(CEV_VIOLATION, -1, -1, id);
+	result.viol_ns = dpm_eng->now();
+	result.viol_tid = dpm_eng->current_id();
 	vsnprintf(result.msg, sizeof(result.msg), fmt, ap);
 	pr_info("dpmfuzz: VIOLATION %s: %s", inv_name(id), result.msg);
 }
 
-void check_fail(enum inv id, const char *fmt, ...)
+static void check_fail(enum inv id, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -223,8 +223,6 @@ static void do_check_transition_begin(void)
 static void do_check_phase_begin(enum pm_phase p)
 {
 	pr_info("suspend_resume: %s begin", pm_phase_name(p));
-	if (check_event_hook)
-		check_event_hook(CEV_PHASE_BEGIN, -1, p, 0);
 	if (phase_active >= 0)
 		check_fail(INV_PHASE_BARRIER,
 			   "phase %s began while phase %s had not returned",
@@ -237,8 +235,6 @@ static void do_check_phase_begin(enum pm_phase p)
 static void do_check_phase_end(enum pm_phase p)
 {
 	pr_info("suspend_resume: %s end", pm_phase_name(p));
-	if (check_event_hook)
-		check_event_hook(CEV_PHASE_END, -1, p, 0);
 	if (result.transitions == 1)
 		result.phase_ns[p] += dpm_eng->now() - phase_start;
 	if (running[p]) {
@@ -386,8 +382,6 @@ static void do_check_callback_start(int dev, enum pm_phase p)
 	pr_info("calling  %s+ [%s]%s%s", nm(dev), pm_phase_name(p),
 		cfg.parent[dev] >= 0 ? ", parent: " : "",
 		cfg.parent[dev] >= 0 ? nm(cfg.parent[dev]) : "");
-	if (check_event_hook)
-		check_event_hook(CEV_START, dev, p, 0);
 	if (s->gone)
 		check_fail(INV_REMOVED,
 			   "the %s callback of '%s' started after the device was removed",
@@ -438,8 +432,6 @@ static void do_check_callback_end(int dev, enum pm_phase p, int error)
 	uint64_t *w, bit;
 
 	pr_info("call %s+ [%s] returned %d", nm(dev), pm_phase_name(p), error);
-	if (check_event_hook)
-		check_event_hook(CEV_END, dev, p, error);
 	s->busy = -1;
 	running[p]--;
 	running_total--;
@@ -510,27 +502,20 @@ static void do_check_transition_end(int error)
 			   error);
 }
 
-static void do_check_refs(void)
+/* End of run: dev holds have references (-1: it was freed), want expected. */
+static void do_check_refs(int dev, long long have, long long want)
 {
-	for (int i = 0; i < cfg.ndev; i++) {
-		struct device *dev = device_by_id(i);
-
-		if (!dev) {
-			if (!st[i].gone)
-				check_fail(INV_REFS,
-					   "'%s' was freed while still registered",
-					   nm(i));
-			continue;
-		}
-		int want = (dev->creator_ref ? 1 : 0) +
-			   dev->registered_children + device_link_refs(dev);
-		int have = __atomic_load_n(&dev->refcount, __ATOMIC_RELAXED);
-
-		if (have != want)
+	if (have < 0) {
+		if (!st[dev].gone)
 			check_fail(INV_REFS,
-				   "'%s' holds %d references at the end of the run, expected %d",
-				   nm(i), have, want);
+				   "'%s' was freed while still registered",
+				   nm(dev));
+		return;
 	}
+	if (have != want)
+		check_fail(INV_REFS,
+			   "'%s' holds %lld references at the end of the run, expected %lld",
+			   nm(dev), have, want);
 }
 
 static void do_check_all_freed(void)
@@ -542,76 +527,11 @@ static void do_check_all_freed(void)
 				   nm(i));
 }
 
-/* The public events: serialised, invisibly to TSan, on the threads engine. */
-static int oracle_lk;
-
-void check_transition_begin(void)
+static void do_check_use_after_free(int dev, const char *op)
 {
-	quiet_lock(&oracle_lk);
-	do_check_transition_begin();
-	quiet_unlock(&oracle_lk);
-}
-
-void check_transition_end(int error)
-{
-	quiet_lock(&oracle_lk);
-	do_check_transition_end(error);
-	quiet_unlock(&oracle_lk);
-}
-
-void check_phase_begin(enum pm_phase p)
-{
-	quiet_lock(&oracle_lk);
-	do_check_phase_begin(p);
-	quiet_unlock(&oracle_lk);
-	if (check_noirq_hook &&
-	    p == (cfg.late_early_quiet ? PH_SUSPEND_LATE : PH_SUSPEND_NOIRQ))
-		check_noirq_hook(true);
-}
-
-void check_phase_end(enum pm_phase p)
-{
-	quiet_lock(&oracle_lk);
-	do_check_phase_end(p);
-	quiet_unlock(&oracle_lk);
-	if (check_noirq_hook &&
-	    p == (cfg.late_early_quiet ? PH_RESUME_EARLY : PH_RESUME_NOIRQ))
-		check_noirq_hook(false);
-}
-
-void check_callback_start(int dev, enum pm_phase p)
-{
-	quiet_lock(&oracle_lk);
-	do_check_callback_start(dev, p);
-	quiet_unlock(&oracle_lk);
-}
-
-void check_callback_end(int dev, enum pm_phase p, int error)
-{
-	quiet_lock(&oracle_lk);
-	do_check_callback_end(dev, p, error);
-	quiet_unlock(&oracle_lk);
-}
-
-void check_device_gone(int dev)
-{
-	quiet_lock(&oracle_lk);
-	do_check_device_gone(dev);
-	quiet_unlock(&oracle_lk);
-}
-
-void check_direct_complete(int dev)
-{
-	quiet_lock(&oracle_lk);
-	do_check_direct_complete(dev);
-	quiet_unlock(&oracle_lk);
-}
-
-void check_direct_resume(int dev)
-{
-	quiet_lock(&oracle_lk);
-	do_check_direct_resume(dev);
-	quiet_unlock(&oracle_lk);
+	check_fail(INV_REMOVED,
+		   "%s() on memory of '%s', freed when its last reference was dropped",
+		   op, nm(dev));
 }
 
 static void do_check_device_handled(int dev, enum pm_phase p)
@@ -623,35 +543,64 @@ static void do_check_device_handled(int dev, enum pm_phase p)
 	st[dev].handled |= 1u << p;
 }
 
-void check_device_handled(int dev, enum pm_phase p)
+/* Events are judged one at a time, invisibly to TSan, on the threads
+ * engine. */
+static int oracle_lk;
+
+void oracle_listener(const struct dpm_event *ev, void *ctx)
 {
+	(void)ctx;
 	quiet_lock(&oracle_lk);
-	do_check_device_handled(dev, p);
+	switch (ev->kind) {
+	case EV_TRANSITION_BEGIN:
+		do_check_transition_begin();
+		break;
+	case EV_TRANSITION_END:
+		do_check_transition_end(ev->err);
+		break;
+	case EV_PHASE_BEGIN:
+		do_check_phase_begin(ev->phase);
+		break;
+	case EV_PHASE_END:
+		do_check_phase_end(ev->phase);
+		break;
+	case EV_CB_START:
+		do_check_callback_start(ev->dev, ev->phase);
+		break;
+	case EV_CB_END:
+		do_check_callback_end(ev->dev, ev->phase, ev->err);
+		break;
+	case EV_HANDLED:
+		do_check_device_handled(ev->dev, ev->phase);
+		break;
+	case EV_DIRECT_COMPLETE:
+		do_check_direct_complete(ev->dev);
+		break;
+	case EV_DIRECT_RESUME:
+		do_check_direct_resume(ev->dev);
+		break;
+	case EV_GONE:
+		do_check_device_gone(ev->dev);
+		break;
+	case EV_FREED:
+		do_check_device_freed(ev->dev);
+		break;
+	case EV_USE_AFTER_FREE:
+		do_check_use_after_free(ev->dev, ev->what);
+		break;
+	case EV_REFS:
+		do_check_refs(ev->dev, ev->a, ev->b);
+		break;
+	case EV_TEARDOWN_DONE:
+		do_check_all_freed();
+		break;
+	default:
+		break;
+	}
 	quiet_unlock(&oracle_lk);
 }
 
-void check_device_freed(int dev)
-{
-	quiet_lock(&oracle_lk);
-	do_check_device_freed(dev);
-	quiet_unlock(&oracle_lk);
-}
-
-void check_refs(void)
-{
-	quiet_lock(&oracle_lk);
-	do_check_refs();
-	quiet_unlock(&oracle_lk);
-}
-
-void check_all_freed(void)
-{
-	quiet_lock(&oracle_lk);
-	do_check_all_freed();
-	quiet_unlock(&oracle_lk);
-}
-
-void check_explain(int dev, char *buf, size_t n)
+void oracle_explain(int dev, char *buf, size_t n)
 {
 	const struct dstate *s = &st[dev];
 

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The oracle.  It listens to the event bus (core/event): callback start
+ * and end with their results, device removal and release, phase and
+ * transition boundaries, and keeps each device's state; it knows nothing
+ * of the variant that produces the events and nothing in the model asks
+ * it anything.  docs/oracle.md states every invariant precisely.
+ */
+#ifndef DPM_ORACLE_H
+#define DPM_ORACLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../event/event.h"
+
+enum inv {
+	INV_SUSPEND_AFTER_CHILDREN,
+	INV_RESUME_AFTER_PARENT,
+	INV_ONCE,
+	INV_ROLLBACK,
+	INV_REMOVED,
+	INV_LIVENESS,
+	INV_PHASE_BARRIER,
+	INV_SYNC_ORDER,
+	INV_REFS,
+	INV_SLEEP_COMPLETE,
+	NR_INV
+};
+
+const char *inv_name(enum inv id);
+int inv_parse(const char *name);	/* -1 if unknown */
+
+struct oracle_config {
+	int ndev;
+	const int *parent;	/* scenario tree: parent id or -1 */
+	const char *const *names;
+	bool async_possible;	/* some device may run async at all */
+	bool pm_trace;		/* resume phases must run synchronously */
+	/* Device links, supplier -> consumer: ordered like parent -> child. */
+	int nlinks;
+	const int *link_sup, *link_con;
+	/* Per device: may skip its callbacks (direct_complete); NULL: none. */
+	const bool *may_direct_complete;
+	/* Per device: the device its driver waits for with
+	 * device_pm_wait_for_dev() (pm_wait_applies()), or -1; NULL: none. */
+	const int *pm_wait;
+};
+
+struct oracle_result {
+	bool violated;
+	enum inv id;
+	char msg[1024];
+	/* When and in which task the violation was seen. */
+	uint64_t viol_ns;
+	int viol_tid;
+	/* Virtual time each phase took in the first transition (ns). */
+	uint64_t phase_ns[NR_PHASES];
+	int transitions;
+};
+
+/* Start judging a new run (the caller adds oracle_listener to the bus). */
+void oracle_reset(const struct oracle_config *cfg);
+const struct oracle_result *oracle_result(void);
+
+/* The bus listener: every event the oracle judges. */
+void oracle_listener(const struct dpm_event *ev, void *ctx);
+
+/* Why device dev is not where a waiter needs it, in words, for the
+ * wait-for graph of a LIVENESS report. */
+void oracle_explain(int dev, char *buf, size_t n);
+
+#endif

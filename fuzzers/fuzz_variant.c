@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fuzz_<variant>: one fuzz target per registered variant, built from this
+ * file with FUZZ_VARIANT_NAME set (fuzzers/CMakeLists.txt; the registry
+ * is core/variants/variants.cmake): fuzz_seed, fuzz_rwsem, fuzz_modern,
+ * and fuzz_kernel_<version> for each kernel tree configured.
+ *
+ * Oracle: every device suspends after its children (and consumers) and
+ * resumes after its parent (and suppliers), each callback runs once per
+ * phase, a failed suspend is rolled back and reported, no callback runs
+ * for a removed device, phases are barriers, async off means list order,
+ * references balance, and every transition ends (docs/oracle.md has the
+ * exact rules).
+ *
+ * Input: the bytes decode to a scenario (core/scenario/decode.c,
+ * docs/scenario.md): configuration bytes, five bytes per device, the
+ * concurrent actions, then schedule bytes that pick the next task
+ * wherever two or more could run.  Every input is valid; the features a
+ * variant's kernel lacks are left out of its runs (the registry says
+ * which it has).
+ *
+ * Limits (core/scenario/limits.h): 160 devices (the real 141-device
+ * desktop of shared/data fits), 4 actions and 3 cycles per input keep one
+ * execution around a millisecond at most; the model itself has no such
+ * bounds.
+ *
+ * Settings (core/run/settings.h, docs/fuzzing.md): DPMFUZZ_FIX=<knob,...|
+ * all> turns kernel fixes on, DPMFUZZ_FIX=list prints the knobs;
+ * DPMFUZZ_MAX_DEVICES=N decodes smaller trees (the benchmarks use 16);
+ * DPMFUZZ_NO_WORKER_LIMIT=1 decodes every worker limit as none;
+ * DPMFUZZ_INTERLEAVING=1 turns on interleaving feedback: the oracle's
+ * events bump libFuzzer extra counters, so an input reaching a new order
+ * of callbacks is kept though it covers no new line (off by default: the
+ * bug benchmark found it slower, docs/fuzzing.md).  On a violation the
+ * report goes to stderr, ending with the dpmrepro command that
+ * reproduces it, and the target aborts, so libFuzzer keeps the input.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/run.h"
+#include "run/settings.h"
+
+static struct run_opts opts;
+static struct dpm_env env;
+/* libFuzzer reads this section as extra coverage counters; with another
+ * driver it is an ordinary array. */
+__attribute__((used, section("__libfuzzer_extra_counters")))
+static uint8_t order_counters[4096];
+
+static void die(const char *what)
+{
+	fprintf(stderr, "dpmfuzz: %s\n", what);
+	exit(2);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	char err[256];
+	const char *bad;
+	size_t badlen;
+
+	(void)argc;
+	(void)argv;
+	opts.variant = variant_find(FUZZ_VARIANT_NAME);
+	if (!opts.variant)
+		die("this target's variant " FUZZ_VARIANT_NAME " is not in the registry");
+	if (dpm_env_read(&env, err, sizeof(err)))
+		die(err);
+	if (env.fix && !strcmp(env.fix, "list")) {
+		knobs_list(opts.variant, stdout);
+		exit(0);
+	}
+	if (env.fix && knobs_parse(opts.variant, env.fix, &opts.fixes, &bad,
+				   &badlen) < 0) {
+		snprintf(err, sizeof(err),
+			 "DPMFUZZ_FIX: no knob '%.*s' in variant %s (DPMFUZZ_FIX=list shows them)",
+			 (int)(badlen > 60 ? 60 : badlen), bad, opts.variant->name);
+		die(err);
+	}
+	if (env.interleaving) {
+		opts.order_counters = order_counters;
+		opts.norder_counters = sizeof(order_counters);
+	}
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct run_result r;
+	struct scenario s;
+
+	scenario_decode(data, size, &env.limits, &s);
+	dpm_run(&s, &opts, &r);
+	if (r.violated) {
+		char fixes[512], prefix[128];
+
+		fflush(stdout);
+		dpm_report(&s, &opts, stderr, 80, NULL);
+		knobs_format(opts.variant, opts.fixes, fixes, sizeof(fixes));
+		/* The bytes mean the same scenario only under the same limits. */
+		dpm_env_prefix(&env, prefix, sizeof(prefix));
+		fprintf(stderr,
+			"--- reproduce: %sdpmrepro --variant %s --fix %s CRASH-FILE\n",
+			prefix, opts.variant->name, fixes);
+		fflush(stderr);
+		abort();
+	}
+	scenario_free(&s);
+	return 0;
+}
