@@ -94,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	scenario_decode(data, size, &env.limits, &s);
 	dpm_run(&s, &opts, &r);
 	if (r.violated) {
-		char fixes[512], prefix[128];
+		char fixes[KNOBS_TEXT_MAX], prefix[128];
 
 		fflush(stdout);
 		dpm_report(&s, &opts, stderr, 80, NULL);

@@ -370,7 +370,7 @@ static const char *strategy_name(void)
 /* The knobs on, as --fix takes them ("none" for none). */
 static const char *fixes_spelled(void)
 {
-	static char fixes[512];
+	static char fixes[KNOBS_TEXT_MAX];
 
 	knobs_format(variant, opts.fixes, fixes, sizeof(fixes));
 	return fixes;
@@ -803,7 +803,7 @@ int main(int argc, char **argv)
 	opts.on_fatal = on_fatal;
 	if (find_schedule)
 		return do_find_schedule(find_schedule);
-	char fixes[512];
+	char fixes[KNOBS_TEXT_MAX];
 
 	knobs_format(variant, opts.fixes, fixes, sizeof(fixes));
 	printf("dpmstress: variant %s, fixes %s, engine %s, strategy %s, seed %llu, %s %lld, devices <= %d%s, jobs %d\n",

@@ -69,7 +69,7 @@ static char *text_with_header(const struct scenario *s, const struct run_opts *o
 			      const char *expect)
 {
 	struct scenario c = *s;
-	char fixes[256];
+	char fixes[KNOBS_TEXT_MAX];
 
 	knobs_format(o->variant, o->fixes, fixes, sizeof(fixes));
 	snprintf(c.variant, sizeof(c.variant), "%s", o->variant->name);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The driver core, as far as the PM core can tell. */
 #include "device.h"
+#include "../util/xalloc.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -78,9 +79,7 @@ struct device *device_get_by_id(int id)
 void device_registry_reset(int n)
 {
 	free(registry);
-	registry = calloc(n ? n : 1, sizeof(*registry));
-	if (!registry)
-		kapi_bug("registry: out of memory");
+	registry = dpm_xcalloc((size_t)n, sizeof(*registry));
 	nregistry = n;
 }
 
@@ -156,10 +155,8 @@ static const char *device_async_label(void *data)
 
 struct device *device_create_model(int id, const char *name)
 {
-	struct device *dev = calloc(1, device_size());
+	struct device *dev = dpm_xcalloc(1, device_size());
 
-	if (!dev)
-		kapi_bug("device: out of memory");
 	dev->id = id;
 	snprintf(dev->name, sizeof(dev->name), "%s", name);
 	dev->beh.remove_phase = -1;
@@ -204,14 +201,7 @@ static void device_release(struct device *dev)
 	}
 	dev->freed = true;
 	eng_lock(&quarantine_lock);
-	if (nquarantine == quarantine_cap) {
-		quarantine_cap = quarantine_cap ? 2 * quarantine_cap : 16;
-		quarantine = realloc(quarantine,
-				     quarantine_cap * sizeof(*quarantine));
-		if (!quarantine)
-			kapi_bug("quarantine: out of memory");
-	}
-	quarantine[nquarantine++] = dev;
+	DPM_ARRAY_PUSH(quarantine, nquarantine, quarantine_cap, dev);
 	eng_unlock(&quarantine_lock);
 }
 
@@ -254,12 +244,10 @@ void device_links_reset(void)
 
 static int *csr(int n, const int *key, int nids, int **start)
 {
-	int *st = calloc((size_t)nids + 1, sizeof(int));
-	int *idx = calloc((size_t)n + 1, sizeof(int));
-	int *fill = calloc((size_t)nids + 1, sizeof(int));
+	int *st = dpm_xcalloc((size_t)nids + 1, sizeof(int));
+	int *idx = dpm_xcalloc((size_t)n + 1, sizeof(int));
+	int *fill = dpm_xcalloc((size_t)nids + 1, sizeof(int));
 
-	if (!st || !idx || !fill)
-		kapi_bug("links: out of memory");
 	for (int i = 0; i < n; i++)
 		st[key[i] + 1]++;
 	for (int i = 0; i < nids; i++)
@@ -275,9 +263,7 @@ void device_links_setup(int n, const int *sup, const int *con)
 {
 	device_links_reset();
 	nlink_ids = nregistry;
-	links = calloc((size_t)n + 1, sizeof(*links));
-	if (!links)
-		kapi_bug("links: out of memory");
+	links = dpm_xcalloc((size_t)n + 1, sizeof(*links));
 	for (int i = 0; i < n; i++) {
 		links[i].supplier = get_device(device_by_id(sup[i]));
 		links[i].consumer = get_device(device_by_id(con[i]));

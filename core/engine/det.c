@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "fiber.h"
+#include "../util/xalloc.h"
 
 const struct dpm_engine *dpm_eng = &det_engine;
 void (*dpm_order_hook)(enum order_event ev, uint32_t a, uint32_t b);
@@ -40,7 +41,7 @@ struct task {
 	struct task *pnext;	/* pool / zombie link */
 	uint64_t wake_at;
 	uint64_t sleep_seq;
-	char name[48];
+	char name[DPM_TASK_NAME_MAX];
 };
 
 static struct task host;
@@ -69,29 +70,10 @@ static void *strategy_ctx;
 static struct det_stats stats;
 static enum det_outcome outcome;
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p) {
-		fputs("dpmfuzz: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-#define GROW(arr, n, cap)                                                  \
-	do {                                                               \
-		if ((n) == (cap)) {                                        \
-			(cap) = (cap) ? 2 * (cap) : 64;                    \
-			(arr) = xrealloc((arr), (cap) * sizeof(*(arr)));   \
-		}                                                          \
-	} while (0)
-
 static void runq_push(struct task *t)
 {
-	GROW(runq, nrunq, runq_cap);
 	t->state = T_RUNNABLE;
-	runq[nrunq++] = t;
+	DPM_ARRAY_PUSH(runq, nrunq, runq_cap, t);
 }
 
 static struct task *runq_take(int i)
@@ -111,7 +93,7 @@ static bool sleeps_before(const struct task *a, const struct task *b)
 
 static void heap_push(struct task *t)
 {
-	GROW(sleepers, nsleep, sleep_cap);
+	DPM_ARRAY_RESERVE(sleepers, nsleep, sleep_cap);
 	int i = nsleep++;
 
 	while (i > 0) {
@@ -155,10 +137,8 @@ static int choose(int n, bool with_cur)
 	stats.choices++;
 	if (strategy) {
 		int ids[64], k = 0;
-		int *v = n <= 64 ? ids : malloc(sizeof(int) * (size_t)n);
+		int *v = n <= 64 ? ids : dpm_xrealloc(NULL, (size_t)n, sizeof(int));
 
-		if (!v)
-			abort();
 		if (with_cur)
 			v[k++] = cur->id;
 		for (int i = 0; k < n; i++)
@@ -339,8 +319,8 @@ static void det_spawn(void (*fn)(void *), void *arg, const char *name)
 	if (t) {
 		pool = t->pnext;
 	} else {
-		t = calloc(1, sizeof(*t));
-		if (!t || fiber_alloc(&t->fib)) {
+		t = dpm_xcalloc(1, sizeof(*t));
+		if (fiber_alloc(&t->fib)) {
 			fputs("dpmfuzz: cannot allocate a task stack\n", stderr);
 			abort();
 		}
@@ -352,7 +332,7 @@ static void det_spawn(void (*fn)(void *), void *arg, const char *name)
 	t->obj = NULL;
 	t->wnext = t->pnext = NULL;
 	snprintf(t->name, sizeof(t->name), "%s", name);
-	GROW(all, nall, all_cap);
+	DPM_ARRAY_RESERVE(all, nall, all_cap);
 	t->id = nall;
 	all[nall++] = t;
 	live++;

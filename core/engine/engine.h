@@ -19,6 +19,9 @@
 
 struct task;
 
+/* Room for a task's name ("async/12:0000:00:1f.3"), ending NUL included. */
+#define DPM_TASK_NAME_MAX 48
+
 /* A lock for one primitive's state: a real mutex on the threads engine,
  * untouched on the det engine (one task runs at a time). */
 struct eng_lock {

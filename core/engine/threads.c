@@ -9,11 +9,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../util/xalloc.h"
+
 enum tstate { TS_RUNNING, TS_BLOCKED, TS_SLEEPING, TS_DONE };
 
 struct task {
 	int id;
-	char name[48];
+	char name[DPM_TASK_NAME_MAX];
 	pthread_cond_t cv;
 	bool woken;			/* under the wait queue's lock */
 	struct task *wnext;
@@ -88,10 +90,8 @@ static void *worker_main(void *arg)
 
 static void th_spawn(void (*fn)(void *), void *arg, const char *name)
 {
-	struct task *t = calloc(1, sizeof(*t));
+	struct task *t = dpm_xcalloc(1, sizeof(*t));
 
-	if (!t)
-		abort();
 	t->fn = fn;
 	t->arg = arg;
 	snprintf(t->name, sizeof(t->name), "%s", name);
@@ -99,9 +99,7 @@ static void th_spawn(void (*fn)(void *), void *arg, const char *name)
 	pthread_mutex_lock(&pool_mtx);
 	if (ntasks == tasks_cap) {
 		tasks_cap = tasks_cap ? 2 * tasks_cap : 64;
-		tasks = realloc(tasks, tasks_cap * sizeof(*tasks));
-		if (!tasks)
-			abort();
+		tasks = dpm_xrealloc(tasks, tasks_cap, sizeof(*tasks));
 	}
 	t->id = ntasks;
 	t->rng = cfg.seed * 0x9e3779b97f4a7c15ULL + (uint64_t)t->id + 1;
@@ -113,9 +111,7 @@ static void th_spawn(void (*fn)(void *), void *arg, const char *name)
 	if (w) {
 		idle = w->next;
 	} else {
-		w = calloc(1, sizeof(*w));
-		if (!w)
-			abort();
+		w = dpm_xcalloc(1, sizeof(*w));
 		pthread_cond_init(&w->cv, NULL);
 		pthread_attr_t a;
 

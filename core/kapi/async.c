@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "kapi.h"
+#include "../util/xalloc.h"
 
 const char *(*async_label)(void *data);
 
@@ -99,9 +100,7 @@ static bool async_queue(async_func_t func, void *data, async_cookie_t *ck)
 	if (e) {
 		free_entries = e->next;
 	} else {
-		e = malloc(sizeof(*e));
-		if (!e)
-			kapi_bug("async_schedule: out of memory");
+		e = dpm_xrealloc(NULL, 1, sizeof(*e));
 	}
 	e->func = func;
 	e->data = data;
@@ -111,7 +110,7 @@ static bool async_queue(async_func_t func, void *data, async_cookie_t *ck)
 	pending++;
 	eng_unlock(&aq.lk);
 
-	char name[48];
+	char name[DPM_TASK_NAME_MAX];
 	const char *label = async_label ? async_label(data) : NULL;
 
 	if (label)

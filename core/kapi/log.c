@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kapi.h"
+#include "../util/xalloc.h"
 
 bool dpm_log_enabled;
 static char *buf;
@@ -29,9 +30,7 @@ static void reserve(size_t more)
 		return;
 	while (len + more + 1 > cap)
 		cap = cap ? 2 * cap : 4096;
-	buf = realloc(buf, cap);
-	if (!buf)
-		kapi_bug("log: out of memory");
+	buf = dpm_xrealloc(buf, cap, 1);
 }
 
 void pm_printk(const char *fmt, ...)

@@ -15,6 +15,7 @@
  * links); its superiors its parent and its suppliers.
  */
 #include "oracle.h"
+#include "../util/xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -81,14 +82,6 @@ static int last_pos[NR_PHASES];		/* SYNC-ORDER: previous device */
 static int running_total;
 static uint64_t phase_start;
 
-static void *xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz);
-
-	if (!p)
-		kapi_bug("check: out of memory");
-	return p;
-}
 
 /* Lists by key: list[start[k]..start[k+1]) = val[e] of the edges e
  * with key[e] == k, in edge order (tree edges come first). */
@@ -97,9 +90,9 @@ static void csr_build(int ne, const int *key, const int *val, int **start,
 {
 	free(*start);
 	free(*list);
-	*start = xcalloc(cfg.ndev + 1, sizeof(int));
-	*list = xcalloc(ne, sizeof(int));
-	int *fill = xcalloc(cfg.ndev, sizeof(int));
+	*start = dpm_xcalloc(cfg.ndev + 1, sizeof(int));
+	*list = dpm_xcalloc(ne, sizeof(int));
+	int *fill = dpm_xcalloc(cfg.ndev, sizeof(int));
 
 	for (int e = 0; e < ne; e++)
 		(*start)[key[e] + 1]++;
@@ -114,13 +107,13 @@ void oracle_reset(const struct oracle_config *c)
 {
 	cfg = *c;
 	free(st);
-	st = xcalloc(cfg.ndev, sizeof(*st));
+	st = dpm_xcalloc(cfg.ndev, sizeof(*st));
 	for (int i = 0; i < cfg.ndev; i++)
 		st[i].busy = -1;
 	/* Edges superior -> subordinate: the tree, then the links. */
 	int ne = 0;
-	int *from = xcalloc(cfg.ndev + cfg.nlinks, sizeof(int));
-	int *to = xcalloc(cfg.ndev + cfg.nlinks, sizeof(int));
+	int *from = dpm_xcalloc(cfg.ndev + cfg.nlinks, sizeof(int));
+	int *to = dpm_xcalloc(cfg.ndev + cfg.nlinks, sizeof(int));
 
 	for (int i = 0; i < cfg.ndev; i++)
 		if (cfg.parent[i] >= 0) {

@@ -48,10 +48,13 @@ struct oracle_config {
 	const int *pm_wait;
 };
 
+/* Room for a violation's message. */
+#define ORACLE_MSG_MAX 1024
+
 struct oracle_result {
 	bool violated;
 	enum inv id;
-	char msg[1024];
+	char msg[ORACLE_MSG_MAX];
 	/* When and in which task the violation was seen. */
 	uint64_t viol_ns;
 	int viol_tid;

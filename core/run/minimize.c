@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "run.h"
+#include "../util/xalloc.h"
 
 static long runs;
 
@@ -23,11 +24,9 @@ static struct scenario clone(const struct scenario *s)
 {
 	struct scenario c = *s;
 
-	c.dev = malloc(sizeof(*c.dev) * (size_t)(s->ndev ? s->ndev : 1));
-	c.act = malloc(sizeof(*c.act) * (size_t)(s->nact ? s->nact : 1));
-	c.sched = malloc(s->nsched ? s->nsched : 1);
-	if (!c.dev || !c.act || !c.sched)
-		abort();
+	c.dev = dpm_xrealloc(NULL, (size_t)s->ndev, sizeof(*c.dev));
+	c.act = dpm_xrealloc(NULL, (size_t)s->nact, sizeof(*c.act));
+	c.sched = dpm_xrealloc(NULL, s->nsched, 1);
 	memcpy(c.dev, s->dev, sizeof(*c.dev) * (size_t)s->ndev);
 	memcpy(c.act, s->act, sizeof(*c.act) * (size_t)s->nact);
 	memcpy(c.sched, s->sched, s->nsched);

@@ -41,7 +41,7 @@ static const struct run_opts *ropts;
 /* ---- the event record of a logged run ---- */
 static struct tev *evs;
 static int nevs, evs_cap;
-static char (*tnames)[48];
+static char (*tnames)[DPM_TASK_NAME_MAX];
 static int ntnames;
 
 static void record_at(uint64_t ts, int tid, enum tev_kind k, int dev,
@@ -213,7 +213,7 @@ static void pm_main(void *arg)
 	for (int i = 0; i < scn->nact; i++) {
 		if (scn->act[i].kind != ACT_UNREGISTER)
 			continue;
-		char name[48];
+		char name[DPM_TASK_NAME_MAX];
 
 		hp[i].a = &scn->act[i];
 		init_completion(&hp[i].done);
@@ -471,11 +471,9 @@ bool dpm_report(const struct scenario *s, const struct run_opts *o,
 		FILE *out, int tail_lines, struct run_result *result)
 {
 	struct run_opts lo = *o;
-	struct run_result *r = malloc(sizeof(*r));
-	char fixes[512];
+	struct run_result *r = dpm_xrealloc(NULL, 1, sizeof(*r));
+	char fixes[KNOBS_TEXT_MAX];
 
-	if (!r)
-		abort();
 	lo.log = true;
 	dpm_run(s, &lo, r);
 	knobs_format(o->variant, o->fixes, fixes, sizeof(fixes));

@@ -20,6 +20,8 @@ enum engine_kind { ENGINE_DET, ENGINE_THREADS };
 
 struct run_result;
 
+/* Room for a run's violation message (a LIVENESS wait-for list is long). */
+#define RUN_MSG_MAX 4096
 /* Cycles whose suspend error a run result keeps. */
 #define RUN_ERRORS_KEPT 4
 
@@ -54,7 +56,7 @@ struct run_opts {
 struct run_result {
 	bool violated;
 	enum inv id;
-	char msg[4096];		/* the violation, for LIVENESS the wait-for list */
+	char msg[RUN_MSG_MAX];	/* the violation, for LIVENESS the wait-for list */
 	int errors[RUN_ERRORS_KEPT];	/* what each of the first cycles reported */
 	uint64_t phase_ns[NR_PHASES];	/* virtual time per phase, 1st cycle */
 	struct det_stats stats;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "limits.h"
+#include "../util/xalloc.h"
 #include "scenario.h"
 
 struct consumer {
@@ -66,14 +67,6 @@ void scenario_free(struct scenario *s)
 	scenario_init(s);
 }
 
-static void *xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz);
-
-	if (!p)
-		abort();
-	return p;
-}
 
 static bool is_descendant(const struct scenario *s, int d, int anc)
 {
@@ -98,8 +91,8 @@ void scenario_decode(const uint8_t *data, size_t size,
 
 	s->worker_limit = w < 4 || lim->no_worker_limit ? 0 : w - 3;
 	s->ndev = 1 + byte(&c) % lim->max_devices;
-	s->dev = xcalloc(s->ndev, sizeof(*s->dev));
-	uint8_t *target = xcalloc(s->ndev, 1);
+	s->dev = dpm_xcalloc(s->ndev, sizeof(*s->dev));
+	uint8_t *target = dpm_xcalloc(s->ndev, 1);
 
 	for (int i = 0; i < s->ndev; i++) {
 		struct scn_device *d = &s->dev[i];
@@ -158,7 +151,7 @@ void scenario_decode(const uint8_t *data, size_t size,
 	free(target);
 
 	s->nact = byte(&c) % (lim->max_actions + 1);
-	s->act = xcalloc(s->nact, sizeof(*s->act));
+	s->act = dpm_xcalloc(s->nact, sizeof(*s->act));
 	for (int i = 0; i < s->nact; i++) {
 		struct scn_action *a = &s->act[i];
 		uint8_t k = byte(&c), dv = byte(&c), t = byte(&c);
@@ -176,7 +169,7 @@ void scenario_decode(const uint8_t *data, size_t size,
 		}
 	}
 	s->nsched = c.left;
-	s->sched = xcalloc(c.left, 1);
+	s->sched = dpm_xcalloc(c.left, 1);
 	if (c.left)
 		memcpy(s->sched, c.p, c.left);
 }
@@ -199,7 +192,7 @@ uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
 {
 	size_t cap = 4 + 5 * (size_t)s->ndev + 1 + 3 * (size_t)s->nact +
 		     s->nsched;
-	uint8_t *b = xcalloc(cap, 1), *p = b;
+	uint8_t *b = dpm_xcalloc(cap, 1), *p = b;
 	bool lost = false;
 	unsigned int inl = s->inline_every;
 

@@ -17,6 +17,9 @@
 #include "../device/device.h"
 
 #define SCN_NAME_MAX 39
+#define SCN_VARIANT_MAX 63	/* "kernel-6.13.0-rc3-custom" fits */
+#define SCN_FIXES_MAX 511
+#define SCN_EXPECT_MAX 31
 #define SCN_ATTR_MAX 15
 #define SCN_SUP_MAX 4		/* suppliers per device */
 
@@ -49,9 +52,9 @@ struct scn_action {
 
 struct scenario {
 	/* Header: which model it was found on (text format only). */
-	char variant[16];
-	char fixes[256];		/* knob list as written, "" for none */
-	char expect[32];		/* regression files: expected outcome */
+	char variant[SCN_VARIANT_MAX + 1];
+	char fixes[SCN_FIXES_MAX + 1];	/* knob list as written, "" for none */
+	char expect[SCN_EXPECT_MAX + 1];	/* regression files: expected outcome */
 
 	bool pm_async;
 	bool pm_trace;

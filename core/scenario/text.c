@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scenario.h"
+#include "../util/xalloc.h"
 
 /* ---- a growable string ---- */
 struct sbuf {
@@ -39,9 +40,7 @@ static void sb_add(struct sbuf *b, const char *fmt, ...)
 
 		while (want <= b->len + (size_t)n)
 			want *= 2;
-		b->s = realloc(b->s, want);
-		if (!b->s)
-			abort();
+		b->s = dpm_xrealloc(b->s, want, 1);
 		b->cap = want;
 	}
 }
@@ -208,9 +207,7 @@ static void name_grow(struct parser *ps)
 	size_t n = ps->nslots ? ps->nslots * 2 : 64;
 
 	free(ps->slots);
-	ps->slots = malloc(n * sizeof(int));
-	if (!ps->slots)
-		abort();
+	ps->slots = dpm_xrealloc(NULL, n, sizeof(int));
 	memset(ps->slots, 0xff, n * sizeof(int));
 	ps->nslots = n;
 	for (int k = 0; k < ps->s->ndev; k++)
@@ -314,12 +311,7 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 	if (name_find(ps, tk[1].s, tk[1].n) >= 0)
 		return perr(ps, "device '%.*s' is declared twice",
 			    (int)tk[1].n, tk[1].s);
-	if (s->ndev == ps->dev_cap) {
-		ps->dev_cap = ps->dev_cap ? ps->dev_cap * 2 : 16;
-		s->dev = realloc(s->dev, ps->dev_cap * sizeof(*s->dev));
-		if (!s->dev)
-			abort();
-	}
+	DPM_ARRAY_RESERVE(s->dev, s->ndev, ps->dev_cap);
 	struct scn_device *d = &s->dev[s->ndev];
 
 	memset(d, 0, sizeof(*d));
@@ -392,13 +384,7 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 			if (b.n > SCN_NAME_MAX || !b.n)
 				return perr(ps, "%s: bad device name",
 					    wait ? "pm-wait" : "remove");
-			if (ps->npend == ps->pend_cap) {
-				ps->pend_cap = ps->pend_cap ? ps->pend_cap * 2 : 8;
-				ps->pend = realloc(ps->pend,
-						   ps->pend_cap * sizeof(*ps->pend));
-				if (!ps->pend)
-					abort();
-			}
+			DPM_ARRAY_RESERVE(ps->pend, ps->npend, ps->pend_cap);
 			struct pending *pd = &ps->pend[ps->npend++];
 
 			pd->dev = s->ndev;
@@ -494,13 +480,7 @@ static int parse_action(struct parser *ps, struct tok *tk, int nt)
 		if (parse_u64(ps, v, NULL, 1000000, &a.at, "before-cycle") < 0)
 			return -1;
 	}
-	if (s->nact == ps->act_cap) {
-		ps->act_cap = ps->act_cap ? ps->act_cap * 2 : 8;
-		s->act = realloc(s->act, ps->act_cap * sizeof(*s->act));
-		if (!s->act)
-			abort();
-	}
-	s->act[s->nact++] = a;
+	DPM_ARRAY_PUSH(s->act, s->nact, ps->act_cap, a);
 	return 0;
 }
 
@@ -517,13 +497,8 @@ static int parse_schedule(struct parser *ps, struct tok *tk, int nt)
 			if (!isxdigit((unsigned char)hx[0]) ||
 			    !isxdigit((unsigned char)hx[1]))
 				return perr(ps, "schedule: '%s' is not hex", hx);
-			if (s->nsched == ps->sched_cap) {
-				ps->sched_cap = ps->sched_cap ? ps->sched_cap * 2 : 64;
-				s->sched = realloc(s->sched, ps->sched_cap);
-				if (!s->sched)
-					abort();
-			}
-			s->sched[s->nsched++] = (uint8_t)strtol(hx, NULL, 16);
+			DPM_ARRAY_PUSH(s->sched, s->nsched, ps->sched_cap,
+				       (uint8_t)strtol(hx, NULL, 16));
 		}
 	}
 	return 0;

@@ -17,15 +17,21 @@ void *dpm_xrealloc(void *p, size_t n, size_t size);
 void *dpm_xcalloc(size_t n, size_t size);
 void dpm_out_of_memory(void) __attribute__((noreturn));
 
-/* Append v to the array arr of n elements and capacity cap (all
- * lvalues), doubling the capacity as needed. */
-#define DPM_ARRAY_PUSH(arr, n, cap, v)                                    \
+/* Make room for one more element in the array arr of n elements and
+ * capacity cap (all lvalues), doubling the capacity as needed. */
+#define DPM_ARRAY_RESERVE(arr, n, cap)                                    \
 	do {                                                              \
-		if ((n) == (cap)) {                                       \
+		if ((n) >= (cap)) {                                       \
 			(cap) = (cap) ? 2 * (cap) : 16;                    \
 			(arr) = dpm_xrealloc((arr), (size_t)(cap),         \
 					     sizeof(*(arr)));             \
 		}                                                         \
+	} while (0)
+
+/* Append v to that array. */
+#define DPM_ARRAY_PUSH(arr, n, cap, v)                                    \
+	do {                                                              \
+		DPM_ARRAY_RESERVE(arr, n, cap);                            \
 		(arr)[(n)++] = (v);                                       \
 	} while (0)
 

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "../device/device.h"
+#include "../scenario/scenario.h"
 
 struct device;
 
@@ -106,6 +107,9 @@ struct pm_variant {
 	"read and write async_error with READ_ONCE()/WRITE_ONCE(): no data race between the threads", \
 	.bug = "data race", .needs = "", .detector = "tsan",                  \
 }
+
+/* Room for a knob list as knobs_format() writes it. */
+#define KNOBS_TEXT_MAX (SCN_FIXES_MAX + 1)
 
 extern const struct pm_variant *pm_variant;	/* of the current run */
 extern uint64_t dpm_fixes;			/* bit i: knob i is on */
