@@ -69,6 +69,8 @@ enum pm_ev_kind {
 				 * run, b: how many it should hold */
 	EV_TEARDOWN_DONE,	/* everything is unregistered and dropped:
 				 * every device should have been freed */
+	EV_ADDED,		/* dev: registered while the run goes on (a
+				 * device the scenario adds late) */
 	NR_EV_KINDS
 };
 
