@@ -156,9 +156,8 @@ static void generate_directed(struct scenario *s)
 	for (int d = 0; d < s->ndev; d++) {
 		struct scn_device *v = &s->dev[d];
 
+		scn_device_init(v);
 		snprintf(v->name, sizeof(v->name), "dev%d", d);
-		v->parent = -1;
-		v->beh.remove_phase = -1;
 		v->beh.dur_us[PH_SUSPEND] = 50000;
 	}
 	struct scn_device *last = &s->dev[s->ndev - 1];
@@ -191,6 +190,7 @@ static void generate(uint64_t i, struct scenario *s)
 	for (int d = 0; d < s->ndev; d++) {
 		struct scn_device *v = &s->dev[d];
 
+		scn_device_init(v);
 		snprintf(v->name, sizeof(v->name), "dev%d", d);
 		/* Roots are rare; a parent is usually recent, so depth grows
 		 * slowly with size, as on real machines. */
@@ -200,7 +200,6 @@ static void generate(uint64_t i, struct scenario *s)
 			v->parent = d - 1 - (int)below(&r, d < 16 ? d : 16);
 		v->async = below(&r, 10) == 0;
 		v->pci = below(&r, 20) == 0;
-		v->beh.remove_phase = -1;
 		for (int p = 0; p < NR_PHASES; p++)
 			v->beh.dur_us[p] = (unsigned)below(&r, 20);
 		if (below(&r, 100) < 2)

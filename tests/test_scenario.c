@@ -169,10 +169,10 @@ static const struct bad_case bad_cases[] = {
 	{ "dpmfuzz-scenario 1\ndevice a err=prepare:-11\n", "retry the device forever" },
 };
 
-static void test_errors(void)
+static void check_bad(const struct bad_case *cases, size_t n)
 {
-	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
-		const struct bad_case *c = &bad_cases[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct bad_case *c = &cases[i];
 		struct scenario s;
 		char err[256];
 		int rc = scenario_parse(c->text, strlen(c->text), &s, err,
@@ -187,6 +187,11 @@ static void test_errors(void)
 		EXPECT_CONTAINS(err, c->want);
 		EXPECT_TRUE(!strchr(err, '\n'));
 	}
+}
+
+static void test_errors(void)
+{
+	check_bad(bad_cases, sizeof(bad_cases) / sizeof(bad_cases[0]));
 	/* A NUL byte inside the text is an error, not a truncation. */
 	static const char nul[] = "dpmfuzz-scenario 1\ndevice a\0b\n";
 	struct scenario s;
@@ -196,9 +201,137 @@ static void test_errors(void)
 	EXPECT_CONTAINS(err, "NUL");
 }
 
+/* The kernel variants' statements and attributes. */
+static const char kernel_sample[] =
+	"dpmfuzz-scenario 1\n"
+	"transition freeze\n"
+	"wakeup at=1200us\n"
+	"device bus0 level=bus syscore\n"
+	"device a parent=bus0 level=domain:suspend,resume driver-cbs=prepare,complete dpm-flags=smart-suspend,may-skip-resume wakeup\n"
+	"device b parent=a no-driver late=resume release-unregisters=c supplier=bus0:stateless,pm-runtime\n"
+	"device c no-pm driver-cbs=none level=legacy-bus supplier=a:sync-state-only\n";
+
+static void test_kernel_text(void)
+{
+	struct scenario s, t;
+	char err[256];
+
+	EXPECT_EQ(scenario_parse(kernel_sample, strlen(kernel_sample), &s, err,
+				 sizeof(err)), 0);
+	EXPECT_STR_EQ(err, "");
+	EXPECT_EQ(s.transition, TR_FREEZE);
+	EXPECT_EQ(s.wakeup_at_us, 1200);
+	EXPECT_EQ(s.dev[0].k.level, LVL_BUS);
+	EXPECT_EQ(s.dev[0].k.level_cbs, SCN_ALL_PHASES);
+	EXPECT_EQ(s.dev[0].k.flags, SCN_SYSCORE);
+	EXPECT_EQ(s.dev[1].k.level, LVL_DOMAIN);
+	EXPECT_EQ(s.dev[1].k.level_cbs, (1u << PH_SUSPEND) | (1u << PH_RESUME));
+	EXPECT_EQ(s.dev[1].k.driver_cbs, (1u << PH_PREPARE) | (1u << PH_COMPLETE));
+	EXPECT_EQ(s.dev[1].k.dpm_flags, SCN_DPM_SMART_SUSPEND | SCN_DPM_MAY_SKIP_RESUME);
+	EXPECT_EQ(s.dev[1].k.flags, SCN_WAKEUP);
+	EXPECT_EQ(s.dev[2].k.flags, SCN_NO_DRIVER);
+	EXPECT_EQ(s.dev[2].k.late_phase, PH_RESUME);
+	EXPECT_EQ(s.dev[2].k.release_unregisters, 3);
+	EXPECT_EQ(s.dev[2].k.link_flags[0], SCN_LINK_STATELESS | SCN_LINK_PM_RUNTIME);
+	EXPECT_EQ(s.dev[3].k.flags, SCN_NO_PM);
+	EXPECT_EQ(s.dev[3].k.driver_cbs, 0);
+	EXPECT_EQ(s.dev[3].k.level, LVL_LEGACY_BUS);
+	EXPECT_EQ(s.dev[3].k.link_flags[0], SCN_LINK_SYNC_STATE_ONLY);
+	char *a = scenario_print(&s);
+
+	EXPECT_EQ(scenario_parse(a, strlen(a), &t, err, sizeof(err)), 0);
+	char *b = scenario_print(&t);
+
+	EXPECT_STR_EQ(a, b);
+	EXPECT_CONTAINS(a, "transition freeze\nwakeup at=1200us\n");
+	EXPECT_CONTAINS(a, " release-unregisters=c");
+	free(a);
+	free(b);
+	scenario_free(&s);
+	scenario_free(&t);
+	/* Without them, a scenario prints as it always did. */
+	EXPECT_EQ(scenario_parse(sample, strlen(sample), &s, err, sizeof(err)), 0);
+	a = scenario_print(&s);
+	EXPECT_TRUE(!strstr(a, "transition") && !strstr(a, "wakeup") &&
+		    !strstr(a, "level=") && !strstr(a, "late="));
+	free(a);
+	scenario_free(&s);
+}
+
+/* The decoder reaches every kernel feature, from bits the models never
+ * read, and the encoder writes them back. */
+static void test_kernel_decode(void)
+{
+	struct scn_limits lim = { 16, 4, 3 };
+	uint8_t buf[200];
+	unsigned int seen_tr = 0, seen_lvl = 0, seen_flags = 0, seen_dpm = 0;
+	int late = 0, release = 0, wake = 0, link = 0, lost = 0, back = 0;
+
+	for (int i = 0; i < 3000; i++) {
+		struct scenario s, t;
+
+		for (size_t j = 0; j < sizeof(buf); j++)
+			buf[j] = rbyte();
+		scenario_decode(buf, sizeof(buf), &lim, &s);
+		seen_tr |= 1u << s.transition;
+		wake += s.wakeup_at_us >= 0;
+		for (int d = 0; d < s.ndev; d++) {
+			const struct scn_kernel *k = &s.dev[d].k;
+
+			seen_lvl |= 1u << k->level;
+			seen_flags |= k->flags;
+			seen_dpm |= k->dpm_flags;
+			late += k->late_phase >= 0;
+			release += k->release_unregisters >= 0;
+			link += s.dev[d].nsup && k->link_flags[0] != SCN_LINK_PM_RUNTIME;
+		}
+		size_t n;
+		bool lossy;
+		uint8_t *e = scenario_encode(&s, &n, &lossy);
+
+		scenario_decode(e, n, &lim, &t);
+		free(e);
+		if (lossy) {
+			lost++;
+		} else {
+			char *a = scenario_print(&s), *b = scenario_print(&t);
+
+			back += !strcmp(a, b);
+			EXPECT_STR_EQ(a, b);
+			free(a);
+			free(b);
+		}
+		scenario_free(&s);
+		scenario_free(&t);
+	}
+	EXPECT_EQ(seen_tr, (1u << NR_TRANSITIONS) - 1);
+	EXPECT_EQ(seen_lvl, (1u << NR_LEVELS) - 1);
+	EXPECT_EQ(seen_flags, SCN_NO_DRIVER | SCN_NO_PM | SCN_SYSCORE | SCN_WAKEUP);
+	EXPECT_EQ(seen_dpm, SCN_DPM_ALL);
+	EXPECT_TRUE(late > 100 && release > 100 && wake > 100 && link > 100);
+	EXPECT_TRUE(back > 1000);
+}
+
+static const struct bad_case kernel_bad[] = {
+	{ "dpmfuzz-scenario 1\ntransition hibernate\ndevice a\n", "one of mem, s2idle" },
+	{ "dpmfuzz-scenario 1\nwakeup 5\ndevice a\n", "at=TIMEus" },
+	{ "dpmfuzz-scenario 1\ndevice a late=resume\n", "late= needs a parent" },
+	{ "dpmfuzz-scenario 1\ndevice a\ndevice b parent=a late=suspend\n", "out of contract" },
+	{ "dpmfuzz-scenario 1\ndevice a release-unregisters=a\n", "another device" },
+	{ "dpmfuzz-scenario 1\ndevice a level=pci\n", "unknown level 'pci'" },
+	{ "dpmfuzz-scenario 1\ndevice a level=bus:sleep\n", "unknown 'sleep'" },
+	{ "dpmfuzz-scenario 1\ndevice a dpm-flags=smart\n", "unknown 'smart'" },
+	{ "dpmfuzz-scenario 1\ndevice a dpm-flags=smart-suspend,,may-skip-resume\n", "empty name" },
+	{ "dpmfuzz-scenario 1\ndevice a\ndevice b supplier=a:forever\n", "unknown 'forever'" },
+	{ "dpmfuzz-scenario 1\ndevice a release-unregisters=zz\n", "no device named 'zz'" },
+};
+
 int main(void)
 {
 	test_round_trip();
+	test_kernel_text();
+	test_kernel_decode();
+	check_bad(kernel_bad, sizeof(kernel_bad) / sizeof(kernel_bad[0]));
 	test_decode();
 	test_errors();
 	return test_summary("test_scenario");

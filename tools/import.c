@@ -1386,7 +1386,7 @@ static void fill_scenario(const struct build *b, struct scenario *s)
 		const struct dev *d = &b->dev[b->out[i]];
 		struct scn_device *sd = &s->dev[i];
 
-		memset(sd, 0, sizeof(*sd));
+		scn_device_init(sd);
 		strcpy(sd->name, d->out);
 		sd->parent = d->parent >= 0 ? pos[d->parent] : -1;
 		sd->async = d->async;

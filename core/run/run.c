@@ -289,15 +289,37 @@ static struct scenario *cut_to_features(const struct scenario *s,
 	cut = *s;
 	cut.dev = devs;
 	memcpy(devs, s->dev, sizeof(*devs) * (size_t)s->ndev);
+	if (!(feat & VF_TRANSITIONS))
+		cut.transition = TR_MEM;
+	if (!(feat & VF_WAKEUP))
+		cut.wakeup_at_us = -1;
 	for (int i = 0; i < s->ndev; i++) {
 		struct scn_device *d = &devs[i];
+		struct scn_device plain;
 
+		scn_device_init(&plain);
 		if (!(feat & VF_LINKS))
 			d->nsup = 0;
 		if (!(feat & VF_PM_WAIT))
 			d->beh.pm_wait_for = 0;
 		if (!(feat & VF_DIRECT_COMPLETE))
 			d->beh.rpm_suspended = false;
+		if (!(feat & VF_PM_STACK)) {
+			d->k.flags = 0;
+			d->k.dpm_flags = 0;
+			d->k.level = plain.k.level;
+			d->k.level_cbs = plain.k.level_cbs;
+			d->k.driver_cbs = plain.k.driver_cbs;
+		} else if (!(feat & VF_WAKEUP)) {
+			d->k.flags &= ~SCN_WAKEUP;
+		}
+		if (!(feat & VF_LATE_ADD)) {
+			d->k.late_phase = plain.k.late_phase;
+			d->k.release_unregisters = plain.k.release_unregisters;
+		}
+		if (!(feat & VF_LINK_FLAGS))
+			memcpy(d->k.link_flags, plain.k.link_flags,
+			       sizeof(d->k.link_flags));
 	}
 	for (int i = s->ndev - 1; i >= 0; i--) {
 		const struct scn_device *d = &devs[i];
@@ -484,7 +506,8 @@ bool dpm_report(const struct scenario *s, const struct run_opts *o,
 		fprintf(out, "dpmfuzz: no violation on replay\n");
 	fprintf(out, "--- variant %s, fixes: %s\n--- scenario:\n",
 		o->variant->name, fixes);
-	struct scenario copy = *s;
+	/* The scenario as the variant ran it: what its kernel lacks left out. */
+	struct scenario copy = *cut_to_features(s, o->variant->features);
 
 	snprintf(copy.variant, sizeof(copy.variant), "%s", o->variant->name);
 	snprintf(copy.fixes, sizeof(copy.fixes), "%s",

@@ -57,6 +57,110 @@ void scenario_init(struct scenario *s)
 	memset(s, 0, sizeof(*s));
 	s->pm_async = true;
 	s->cycles = 1;
+	s->wakeup_at_us = -1;
+}
+
+void scn_device_init(struct scn_device *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->parent = -1;
+	d->beh.remove_phase = -1;
+	d->k.level_cbs = SCN_ALL_PHASES;
+	d->k.driver_cbs = SCN_ALL_PHASES;
+	d->k.late_phase = -1;
+	d->k.release_unregisters = -1;
+	for (int i = 0; i < SCN_SUP_MAX; i++)
+		d->k.link_flags[i] = SCN_LINK_PM_RUNTIME;
+}
+
+static const char *const transition_names[NR_TRANSITIONS] = {
+	"mem", "s2idle", "freeze", "poweroff", "restore",
+};
+
+static const char *const level_names[NR_LEVELS] = {
+	"none", "domain", "type", "class", "bus", "legacy-bus",
+};
+
+const char *scn_transition_name(enum scn_transition t)
+{
+	return (unsigned)t < NR_TRANSITIONS ? transition_names[t] : "?";
+}
+
+const char *scn_level_name(enum scn_level l)
+{
+	return (unsigned)l < NR_LEVELS ? level_names[l] : "?";
+}
+
+/*
+ * The kernel variants' fields come from bits the models never read, so
+ * every byte string still means the same scenario to the models
+ * (docs/scenario.md, "Bytes").
+ */
+static const unsigned int wakeup_table[4] = { 50, 500, 5000, 50000 };
+static const unsigned int dpm_table[4] = {
+	0, SCN_DPM_SMART_SUSPEND, SCN_DPM_MAY_SKIP_RESUME,
+	SCN_DPM_SMART_SUSPEND | SCN_DPM_MAY_SKIP_RESUME,
+};
+static const int level_table[4] = { LVL_NONE, LVL_BUS, LVL_CLASS, LVL_DOMAIN };
+/* Never in suspend: a driver that registers children while its device
+ * suspends is out of contract (main.c warns "should not be sleeping"). */
+static const int late_table[4] = { PH_PREPARE, PH_RESUME, PH_COMPLETE, PH_RESUME };
+static const unsigned int link_table[4] = {
+	SCN_LINK_PM_RUNTIME, SCN_LINK_PM_RUNTIME,
+	SCN_LINK_STATELESS | SCN_LINK_PM_RUNTIME, SCN_LINK_SYNC_STATE_ONLY,
+};
+#define LATE_EARLY ((1u << PH_SUSPEND_LATE) | (1u << PH_RESUME_EARLY))
+
+/* The config byte's bits 3-7: the transition and a wake-up event. */
+static void decode_kernel_config(uint8_t w, struct scenario *s)
+{
+	unsigned int t = (w >> 3) & 7;
+
+	s->transition = t < 4 ? TR_MEM : (enum scn_transition)(t - 3);
+	s->wakeup_at_us = (w >> 6) == 3 ? (int64_t)wakeup_table[t & 3] : -1;
+}
+
+/* A device's error byte: bit 7, and when it sets no error (low five bits
+ * 8 and up) the rest, as v = low five bits - 8 and y = bits 5-6. */
+static void decode_kernel_device(uint8_t e, uint8_t p, struct scn_device *d)
+{
+	struct scn_kernel *k = &d->k;
+	int v = (e & 31) - NR_PHASES, y = (e >> 5) & 3;
+
+	if (e & 0x80)
+		k->flags |= SCN_WAKEUP;
+	for (int i = 0; i < d->nsup; i++)
+		k->link_flags[i] = link_table[p >> 6];
+	if (v < 0)
+		return;
+	if (v < 6) {			/* a middle layer; the driver's ops */
+		k->level = v;
+		if (y == 1)
+			k->driver_cbs &= ~LATE_EARLY;
+		else if (y == 2)
+			k->driver_cbs = 0;
+		return;
+	}
+	if (v < 12) {			/* a middle layer, DPM flags */
+		k->level = v - 6;
+		k->dpm_flags = dpm_table[y];
+		return;
+	}
+	k->level = level_table[y];
+	switch (v) {
+	case 12: k->flags |= SCN_NO_DRIVER; break;
+	case 13: k->flags |= SCN_SYSCORE; break;
+	case 14: k->flags |= SCN_NO_PM; break;
+	case 15: k->dpm_flags = SCN_DPM_NO_DIRECT_COMPLETE; break;
+	case 16: k->dpm_flags = SCN_DPM_SMART_PREPARE; break;
+	case 17: k->level_cbs &= ~LATE_EARLY; break;
+	case 18: k->release_unregisters = 0; break;	/* target: below */
+	case 19: k->level_cbs = (1u << PH_SUSPEND) | (1u << PH_RESUME); break;
+	default:
+		if (d->parent >= 0)
+			k->late_phase = late_table[v - 20];
+		break;
+	}
 }
 
 void scenario_free(struct scenario *s)
@@ -87,9 +191,10 @@ void scenario_decode(const uint8_t *data, size_t size,
 	s->pm_trace = f & 2;
 	s->cycles = 1 + ((f >> 2) & 3) % (lim->max_cycles ? lim->max_cycles : 1);
 	s->inline_every = (f >> 4) < 12 ? 0 : (f >> 4) - 10;
-	uint8_t w = byte(&c) & 7;
+	uint8_t wb = byte(&c), w = wb & 7;
 
 	s->worker_limit = w < 4 || lim->no_worker_limit ? 0 : w - 3;
+	decode_kernel_config(wb, s);
 	s->ndev = 1 + byte(&c) % lim->max_devices;
 	s->dev = dpm_xcalloc(s->ndev, sizeof(*s->dev));
 	uint8_t *target = dpm_xcalloc(s->ndev, 1);
@@ -99,6 +204,7 @@ void scenario_decode(const uint8_t *data, size_t size,
 		uint8_t p = byte(&c), fl = byte(&c), e = byte(&c);
 		uint8_t du = byte(&c), other = byte(&c);
 
+		scn_device_init(d);
 		snprintf(d->name, sizeof(d->name), "dev%d", i);
 		d->parent = i ? (int)(p % (i + 1)) - 1 : -1;
 		d->async = fl & 1;
@@ -126,6 +232,13 @@ void scenario_decode(const uint8_t *data, size_t size,
 				d->beh.pm_wait_for = t + 1;
 			break;
 		}
+		decode_kernel_device(e, p, d);
+		/* A release that unregisters: the device before, unless it
+		 * is an ancestor (the releasing device's own parents are
+		 * gone first). */
+		if (d->k.release_unregisters == 0)
+			d->k.release_unregisters =
+				i && !is_descendant(s, i, i - 1) ? i - 1 : -1;
 	}
 	/* A side action's victim is a descendant; none: no action. */
 	for (int i = 0; i < s->ndev; i++) {
@@ -188,6 +301,75 @@ static int nearest(const unsigned int *table, int n, unsigned int v)
 	return best;
 }
 
+static uint8_t encode_kernel_config(const struct scenario *s, uint8_t w,
+				    bool *lost)
+{
+	for (unsigned int b = 0; b < 32; b++) {
+		struct scenario t;
+
+		decode_kernel_config((uint8_t)(w | b << 3), &t);
+		if (t.transition == s->transition &&
+		    t.wakeup_at_us == s->wakeup_at_us)
+			return (uint8_t)(w | b << 3);
+	}
+	*lost = true;
+	return w;
+}
+
+static bool same_kernel(const struct scn_kernel *a, const struct scn_kernel *b,
+			int nsup)
+{
+	if (a->flags != b->flags || a->dpm_flags != b->dpm_flags ||
+	    a->level != b->level || a->level_cbs != b->level_cbs ||
+	    a->driver_cbs != b->driver_cbs || a->late_phase != b->late_phase ||
+	    a->release_unregisters != b->release_unregisters)
+		return false;
+	for (int i = 0; i < nsup; i++)
+		if (a->link_flags[i] != b->link_flags[i])
+			return false;
+	return true;
+}
+
+/* The error byte err (and the parent byte *pb, whose top bits carry link
+ * flags) with the kernel fields of device i, found by trying every code
+ * the decoder knows. */
+static uint8_t encode_kernel_device(const struct scenario *s, int i, int err,
+				    uint8_t *pb, bool *lost)
+{
+	const struct scn_device *d = &s->dev[i];
+	bool has_err = (err & 31) < NR_PHASES;
+
+	for (int pm = 0; pm < 256; pm++) {
+		if (i && pm % (i + 1) != *pb % (i + 1))
+			continue;
+		if (!i && pm >> 6 != *pb >> 6 && d->nsup)
+			continue;
+		for (int v = has_err ? -1 : 0; v < 24 * 4; v++) {
+			uint8_t e = has_err ? (uint8_t)err :
+				    (uint8_t)((v % 24 + NR_PHASES) | (v / 24) << 5);
+			struct scn_device t = *d;
+
+			if (d->k.flags & SCN_WAKEUP)
+				e |= 0x80;
+			scn_device_init(&t);
+			t.nsup = d->nsup;
+			t.parent = d->parent;
+			decode_kernel_device(e, (uint8_t)pm, &t);
+			if (t.k.release_unregisters == 0)
+				t.k.release_unregisters =
+					i && !is_descendant(s, i, i - 1) ? i - 1 : -1;
+			if (same_kernel(&t.k, &d->k, d->nsup)) {
+				*pb = (uint8_t)pm;
+				return e;
+			}
+			if (has_err)
+				break;
+		}
+	}
+	*lost = true;
+	return (uint8_t)err;
+}
+
 uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
 {
 	size_t cap = 4 + 5 * (size_t)s->ndev + 1 + 3 * (size_t)s->nact +
@@ -205,7 +387,9 @@ uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
 	*p++ = (uint8_t)(!s->pm_async | (s->pm_trace << 1) |
 			 (((s->cycles - 1) & 3) << 2) |
 			 ((inl ? inl + 10 : 0) << 4));
-	*p++ = (uint8_t)(s->worker_limit ? (s->worker_limit > 4 ? 4 : s->worker_limit) + 3 : 0);
+	*p++ = encode_kernel_config(s, s->worker_limit ?
+				    (s->worker_limit > 4 ? 4 : s->worker_limit) + 3 : 0,
+				    &lost);
 	*p++ = (uint8_t)(s->ndev - 1);
 	for (int i = 0; i < s->ndev; i++) {
 		const struct scn_device *d = &s->dev[i];
@@ -237,7 +421,10 @@ uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
 			if (ph != PH_SUSPEND && ph != PH_RESUME &&
 			    d->beh.dur_us[ph] > other)
 				other = d->beh.dur_us[ph];
-		*p++ = (uint8_t)(d->parent + 1);
+		uint8_t pb = (uint8_t)(d->parent + 1);
+
+		err = encode_kernel_device(s, i, err, &pb, &lost);
+		*p++ = pb;
 		*p++ = (uint8_t)(d->async | (d->pci << 1) | ((rp & 7) << 2) |
 				 ((sel & 7) << 5));
 		*p++ = (uint8_t)err;

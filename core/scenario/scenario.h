@@ -23,6 +23,63 @@
 #define SCN_ATTR_MAX 15
 #define SCN_SUP_MAX 4		/* suppliers per device */
 
+/*
+ * What the kernel variants read of a scenario and the hand-written models
+ * leave out (the registry says which variant has which feature, VF_* in
+ * core/variants/variant.h; docs/scenario.md says what each stands for).
+ */
+enum scn_transition {
+	TR_MEM,		/* suspend-to-RAM */
+	TR_S2IDLE,	/* suspend-to-idle */
+	TR_FREEZE,	/* hibernation: freeze, then thaw */
+	TR_POWEROFF,	/* hibernation: power-off, which fails: restore */
+	TR_RESTORE,	/* resume from an image: quiesce, then restore */
+	NR_TRANSITIONS
+};
+
+/* The middle layer that supplies a device's callbacks, before its driver. */
+enum scn_level {
+	LVL_NONE, LVL_DOMAIN, LVL_TYPE, LVL_CLASS, LVL_BUS, LVL_LEGACY_BUS,
+	NR_LEVELS
+};
+
+/* struct scn_kernel.flags */
+#define SCN_NO_DRIVER	(1u << 0)	/* no driver bound */
+#define SCN_NO_PM	(1u << 1)	/* device_set_pm_not_required() */
+#define SCN_SYSCORE	(1u << 2)	/* handled by syscore ops, not dpm */
+#define SCN_WAKEUP	(1u << 3)	/* a wakeup source, enabled */
+
+/* struct scn_kernel.dpm_flags: the kernel's DPM_FLAG_* */
+#define SCN_DPM_NO_DIRECT_COMPLETE	(1u << 0)
+#define SCN_DPM_SMART_PREPARE		(1u << 1)
+#define SCN_DPM_SMART_SUSPEND		(1u << 2)
+#define SCN_DPM_MAY_SKIP_RESUME		(1u << 3)
+#define SCN_DPM_ALL			0xfu
+
+/* struct scn_kernel.link_flags: the kernel's DL_FLAG_* a link has */
+#define SCN_LINK_STATELESS		(1u << 0)
+#define SCN_LINK_PM_RUNTIME		(1u << 1)
+#define SCN_LINK_RPM_ACTIVE		(1u << 2)
+#define SCN_LINK_SYNC_STATE_ONLY	(1u << 3)
+#define SCN_LINK_ALL			0xfu
+
+#define SCN_ALL_PHASES	((1u << NR_PHASES) - 1)
+
+struct scn_kernel {
+	unsigned int flags;		/* SCN_NO_DRIVER ... */
+	unsigned int dpm_flags;		/* SCN_DPM_* */
+	int level;			/* enum scn_level */
+	unsigned int level_cbs;		/* bit p: the level has phase p's callback */
+	unsigned int driver_cbs;	/* bit p: the driver has it */
+	/* Registered during the transition by its parent's callback of this
+	 * phase; -1: registered before the run. */
+	int late_phase;
+	/* Its release (last reference dropped) unregisters the subtree at
+	 * this device; -1: none. */
+	int release_unregisters;
+	unsigned int link_flags[SCN_SUP_MAX];	/* per supplier link */
+};
+
 struct scn_device {
 	char name[SCN_NAME_MAX + 1];
 	int parent;			/* index of an earlier device, or -1 */
@@ -31,6 +88,7 @@ struct scn_device {
 	int nsup;			/* device links to earlier devices */
 	int sup[SCN_SUP_MAX];
 	struct dev_behaviour beh;
+	struct scn_kernel k;
 };
 
 enum scn_action_kind {
@@ -61,6 +119,10 @@ struct scenario {
 	int cycles;
 	unsigned int inline_every;
 	unsigned int worker_limit;
+	enum scn_transition transition;
+	/* A wake-up event at this virtual time (microseconds from the run's
+	 * start); -1: none. */
+	int64_t wakeup_at_us;
 
 	int ndev;
 	struct scn_device *dev;
@@ -78,6 +140,10 @@ struct scn_limits {
 };
 
 void scenario_init(struct scenario *s);
+/* A device's fields as a text line without attributes leaves them. */
+void scn_device_init(struct scn_device *d);
+const char *scn_transition_name(enum scn_transition t);
+const char *scn_level_name(enum scn_level l);
 void scenario_free(struct scenario *s);
 
 /* Every byte string gives a valid scenario (docs/scenario.md). */

@@ -47,6 +47,71 @@ static void sb_add(struct sbuf *b, const char *fmt, ...)
 
 static const char *const kind_names[NR_ACT] = { "unregister", "async" };
 
+static const char *const dpm_flag_names[] = {
+	"no-direct-complete", "smart-prepare", "smart-suspend", "may-skip-resume",
+};
+static const char *const link_flag_names[] = {
+	"stateless", "pm-runtime", "rpm-active", "sync-state-only",
+};
+
+/* "a,b" for the set bits of mask, from names. */
+static void print_set(struct sbuf *b, unsigned int mask,
+		      const char *const *names, int n)
+{
+	const char *sep = "";
+
+	for (int i = 0; i < n; i++)
+		if (mask & (1u << i)) {
+			sb_add(b, "%s%s", sep, names[i]);
+			sep = ",";
+		}
+}
+
+static void print_phases(struct sbuf *b, unsigned int mask)
+{
+	const char *names[NR_PHASES];
+
+	for (int p = 0; p < NR_PHASES; p++)
+		names[p] = pm_phase_name(p);
+	if (!mask)
+		sb_add(b, "none");
+	print_set(b, mask, names, NR_PHASES);
+}
+
+/* The kernel variants' device attributes that differ from the defaults. */
+static void print_kernel_device(struct sbuf *b, const struct scenario *s,
+				const struct scn_kernel *k)
+{
+	if (k->flags & SCN_NO_DRIVER)
+		sb_add(b, " no-driver");
+	if (k->flags & SCN_NO_PM)
+		sb_add(b, " no-pm");
+	if (k->flags & SCN_SYSCORE)
+		sb_add(b, " syscore");
+	if (k->flags & SCN_WAKEUP)
+		sb_add(b, " wakeup");
+	if (k->dpm_flags) {
+		sb_add(b, " dpm-flags=");
+		print_set(b, k->dpm_flags, dpm_flag_names, 4);
+	}
+	if (k->level != LVL_NONE) {
+		sb_add(b, " level=%s", scn_level_name(k->level));
+		if (k->level_cbs != SCN_ALL_PHASES) {
+			sb_add(b, ":");
+			print_phases(b, k->level_cbs);
+		}
+	}
+	if (k->driver_cbs != SCN_ALL_PHASES) {
+		sb_add(b, " driver-cbs=");
+		print_phases(b, k->driver_cbs);
+	}
+	if (k->late_phase >= 0)
+		sb_add(b, " late=%s", pm_phase_name(k->late_phase));
+	if (k->release_unregisters >= 0)
+		sb_add(b, " release-unregisters=%s",
+		       s->dev[k->release_unregisters].name);
+}
+
 static void print_attr(struct sbuf *b, const char *a, int len)
 {
 	sb_add(b, "\"");
@@ -80,6 +145,10 @@ char *scenario_print(const struct scenario *s)
 	       s->pm_trace, s->cycles);
 	sb_add(&b, "inline_every %u\nworker_limit %u\n", s->inline_every,
 	       s->worker_limit);
+	if (s->transition != TR_MEM)
+		sb_add(&b, "transition %s\n", scn_transition_name(s->transition));
+	if (s->wakeup_at_us >= 0)
+		sb_add(&b, "wakeup at=%lldus\n", (long long)s->wakeup_at_us);
 	for (int i = 0; i < s->ndev; i++) {
 		const struct scn_device *d = &s->dev[i];
 
@@ -92,8 +161,15 @@ char *scenario_print(const struct scenario *s)
 			sb_add(&b, " pci");
 		if (d->beh.rpm_suspended)
 			sb_add(&b, " rpm-suspended");
-		for (int k = 0; k < d->nsup; k++)
+		for (int k = 0; k < d->nsup; k++) {
 			sb_add(&b, " supplier=%s", s->dev[d->sup[k]].name);
+			if (d->k.link_flags[k] != SCN_LINK_PM_RUNTIME) {
+				sb_add(&b, ":");
+				if (!d->k.link_flags[k])
+					sb_add(&b, "none");
+				print_set(&b, d->k.link_flags[k], link_flag_names, 4);
+			}
+		}
 		if (d->beh.pm_wait_for)
 			sb_add(&b, " pm-wait=%s",
 			       s->dev[d->beh.pm_wait_for - 1].name);
@@ -109,6 +185,7 @@ char *scenario_print(const struct scenario *s)
 			sb_add(&b, " remove=%s:%s",
 			       pm_phase_name(d->beh.remove_phase),
 			       s->dev[d->beh.remove_target].name);
+		print_kernel_device(&b, s, &d->k);
 		sb_add(&b, "\n");
 	}
 	for (int i = 0; i < s->nact; i++) {
@@ -138,6 +215,10 @@ char *scenario_print(const struct scenario *s)
 
 /* ---- parsing ---- */
 
+enum { PEND_REMOVE, PEND_WAIT, PEND_RELEASE };
+static const char *const pend_names[] = { "remove", "pm-wait",
+					  "release-unregisters" };
+
 struct parser {
 	const char *p, *end;
 	int line;
@@ -154,7 +235,7 @@ struct parser {
 	 * the end */
 	struct pending {
 		int dev, line;
-		bool wait;		/* pm-wait=, else remove= */
+		int what;		/* PEND_* */
 		char name[SCN_NAME_MAX + 1];
 	} *pend;
 	int npend, pend_cap;
@@ -296,6 +377,91 @@ static bool split(struct tok t, char sep, struct tok *a, struct tok *b)
 	return true;
 }
 
+/* "a,b,c" of names into a bit mask; "none" is 0.  -1 on an unknown name. */
+static int parse_set(struct parser *ps, struct tok v, const char *const *names,
+		     int n, unsigned int *mask, const char *what)
+{
+	*mask = 0;
+	if (tok_is(v, "none"))
+		return 0;
+	while (v.n) {
+		struct tok a = v, rest = { v.s + v.n, 0 };
+		int i;
+
+		if (split(v, ',', &a, &rest) && !a.n)
+			return perr(ps, "%s: an empty name", what);
+		for (i = 0; i < n && !tok_is(a, names[i]); i++)
+			;
+		if (i == n)
+			return perr(ps, "%s: unknown '%.*s'", what, (int)a.n, a.s);
+		*mask |= 1u << i;
+		v = rest;
+	}
+	return 0;
+}
+
+static int parse_phases(struct parser *ps, struct tok v, unsigned int *mask,
+			const char *what)
+{
+	const char *names[NR_PHASES];
+
+	for (int p = 0; p < NR_PHASES; p++)
+		names[p] = pm_phase_name(p);
+	return parse_set(ps, v, names, NR_PHASES, mask, what);
+}
+
+/* The kernel variants' device attributes (docs/scenario.md): 1 if the
+ * word was one, 0 if not, -1 on an error. */
+static int parse_kernel_attr(struct parser *ps, struct scn_device *d,
+			     struct tok w)
+{
+	static const struct { const char *w; unsigned int f; } flags[] = {
+		{ "no-driver", SCN_NO_DRIVER }, { "no-pm", SCN_NO_PM },
+		{ "syscore", SCN_SYSCORE }, { "wakeup", SCN_WAKEUP },
+	};
+	struct scn_kernel *k = &d->k;
+	struct tok key, v, a, b;
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (tok_is(w, flags[i].w)) {
+			k->flags |= flags[i].f;
+			return 1;
+		}
+	if (!split(w, '=', &key, &v))
+		return 0;
+	if (tok_is(key, "dpm-flags"))
+		return parse_set(ps, v, dpm_flag_names, 4, &k->dpm_flags,
+				 "dpm-flags") < 0 ? -1 : 1;
+	if (tok_is(key, "driver-cbs"))
+		return parse_phases(ps, v, &k->driver_cbs, "driver-cbs") < 0 ? -1 : 1;
+	if (tok_is(key, "level")) {
+		int l;
+
+		if (!split(v, ':', &a, &b)) {
+			a = v;
+			b.n = 0;
+		}
+		for (l = 0; l < NR_LEVELS && !tok_is(a, scn_level_name(l)); l++)
+			;
+		if (l == NR_LEVELS)
+			return perr(ps, "level: unknown level '%.*s'", (int)a.n, a.s);
+		k->level = l;
+		k->level_cbs = SCN_ALL_PHASES;
+		if (b.s && b.n && parse_phases(ps, b, &k->level_cbs, "level") < 0)
+			return -1;
+		return 1;
+	}
+	if (tok_is(key, "late")) {
+		int ph = phase_of(v);
+
+		if (ph < 0)
+			return perr(ps, "late: expected a phase");
+		k->late_phase = ph;
+		return 1;
+	}
+	return 0;
+}
+
 static int parse_device(struct parser *ps, struct tok *tk, int nt)
 {
 	struct scenario *s = ps->s;
@@ -314,12 +480,16 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 	DPM_ARRAY_RESERVE(s->dev, s->ndev, ps->dev_cap);
 	struct scn_device *d = &s->dev[s->ndev];
 
-	memset(d, 0, sizeof(*d));
+	scn_device_init(d);
 	memcpy(d->name, tk[1].s, tk[1].n);
-	d->parent = -1;
-	d->beh.remove_phase = -1;
 	for (int i = 2; i < nt; i++) {
 		struct tok k, v, a, b;
+		int kr = parse_kernel_attr(ps, d, tk[i]);
+
+		if (kr < 0)
+			return -1;
+		if (kr)
+			continue;
 
 		if (tok_is(tk[i], "async")) {
 			d->async = true;
@@ -358,10 +528,19 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 				return perr(ps, "err: -0 is not an error");
 			d->beh.err[ph] = -(int)e;
 		} else if (tok_is(k, "supplier")) {
+			unsigned int lf = SCN_LINK_PM_RUNTIME;
+
+			if (split(v, ':', &a, &b)) {
+				if (parse_set(ps, b, link_flag_names, 4, &lf,
+					      "supplier") < 0)
+					return -1;
+				v = a;
+			}
 			int p = dev_of(ps, v);
 
 			if (p < 0)
 				return -1;
+			d->k.link_flags[d->nsup < SCN_SUP_MAX ? d->nsup : 0] = lf;
 			if (d->nsup == SCN_SUP_MAX)
 				return perr(ps, "supplier: at most %d per device",
 					    SCN_SUP_MAX);
@@ -370,8 +549,12 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 					return perr(ps, "supplier: '%.*s' named twice",
 						    (int)v.n, v.s);
 			d->sup[d->nsup++] = p;
-		} else if (tok_is(k, "remove") || tok_is(k, "pm-wait")) {
-			bool wait = k.s[0] == 'p';
+		} else if (tok_is(k, "remove") || tok_is(k, "pm-wait") ||
+			   tok_is(k, "release-unregisters")) {
+			int what = k.s[0] == 'p' ? PEND_WAIT :
+				   k.s[1] == 'e' && k.s[2] == 'l' ? PEND_RELEASE :
+				   PEND_REMOVE;
+			bool wait = what != PEND_REMOVE;
 			int ph = -1;
 
 			if (wait) {
@@ -383,13 +566,13 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 			}
 			if (b.n > SCN_NAME_MAX || !b.n)
 				return perr(ps, "%s: bad device name",
-					    wait ? "pm-wait" : "remove");
+					    pend_names[what]);
 			DPM_ARRAY_RESERVE(ps->pend, ps->npend, ps->pend_cap);
 			struct pending *pd = &ps->pend[ps->npend++];
 
 			pd->dev = s->ndev;
 			pd->line = ps->line;
-			pd->wait = wait;
+			pd->what = what;
 			memcpy(pd->name, b.s, b.n);
 			pd->name[b.n] = '\0';
 		} else {
@@ -555,6 +738,27 @@ static int parse_setting(struct parser *ps, struct tok *tk, int nt)
 		s->inline_every = (unsigned int)v;
 		return 0;
 	}
+	if (tok_is(tk[0], "transition")) {
+		int t;
+
+		for (t = 0; t < NR_TRANSITIONS &&
+			    !tok_is(tk[1], scn_transition_name(t)); t++)
+			;
+		if (t == NR_TRANSITIONS)
+			return perr(ps, "transition: one of mem, s2idle, freeze, poweroff, restore");
+		s->transition = t;
+		return 0;
+	}
+	if (tok_is(tk[0], "wakeup")) {
+		struct tok k, val;
+
+		if (!split(tk[1], '=', &k, &val) || !tok_is(k, "at"))
+			return perr(ps, "wakeup: expected at=TIMEus");
+		if (parse_u64(ps, val, "us", 1000000000000ULL, &v, "wakeup") < 0)
+			return -1;
+		s->wakeup_at_us = (int64_t)v;
+		return 0;
+	}
 	if (tok_is(tk[0], "worker_limit")) {
 		if (parse_u64(ps, tk[1], NULL, 1000000, &v, "worker_limit") < 0)
 			return -1;
@@ -665,11 +869,13 @@ int scenario_parse(const char *text, size_t len, struct scenario *s,
 		ps.line = pd->line;
 		if (t < 0) {
 			rc = perr(&ps, "%s: no device named '%s'",
-				  pd->wait ? "pm-wait" : "remove", pd->name);
+				  pend_names[pd->what], pd->name);
 			goto out;
 		}
-		if (pd->wait)
+		if (pd->what == PEND_WAIT)
 			s->dev[pd->dev].beh.pm_wait_for = t + 1;
+		else if (pd->what == PEND_RELEASE)
+			s->dev[pd->dev].k.release_unregisters = t;
 		else
 			s->dev[pd->dev].beh.remove_target = t;
 	}
@@ -740,6 +946,32 @@ int scenario_validate(const struct scenario *s, char *err, size_t errlen)
 					 d->name);
 				return -1;
 			}
+		}
+	}
+	for (int i = 0; i < s->ndev; i++) {
+		const struct scn_kernel *k = &s->dev[i].k;
+		int r = k->release_unregisters;
+
+		if (k->late_phase >= 0) {
+			if (s->dev[i].parent < 0) {
+				snprintf(err, errlen,
+					 "device '%s': late= needs a parent, whose callback registers it",
+					 s->dev[i].name);
+				return -1;
+			}
+			if (pm_phase_is_suspend(k->late_phase) &&
+			    k->late_phase != PH_PREPARE) {
+				snprintf(err, errlen,
+					 "device '%s': a child registered while its parent suspends is out of contract (late= takes prepare, resume_*, complete)",
+					 s->dev[i].name);
+				return -1;
+			}
+		}
+		if (r >= s->ndev || r == i) {
+			snprintf(err, errlen,
+				 "device '%s': release-unregisters must name another device",
+				 s->dev[i].name);
+			return -1;
 		}
 	}
 	for (int i = 0; i < s->nact; i++) {

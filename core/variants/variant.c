@@ -42,7 +42,8 @@ static void target_name(const struct pm_variant *v, char *buf, size_t n)
 void variants_list(FILE *f)
 {
 	static const char *const feature_names[] = {
-		"links", "direct-complete", "pm-wait",
+		"links", "direct-complete", "pm-wait", "transitions", "wakeup",
+		"pm-stack", "late-add", "link-flags",
 	};
 
 	for (int i = 0; i < pm_nvariants; i++) {

@@ -41,6 +41,17 @@ enum {
 	VF_LINKS = 1 << 0,		/* device links: suppliers, consumers */
 	VF_DIRECT_COMPLETE = 1 << 1,	/* rpm-suspended devices may skip */
 	VF_PM_WAIT = 1 << 2,		/* device_pm_wait_for_dev() */
+	VF_TRANSITIONS = 1 << 3,	/* s2idle, hibernation's freeze,
+					 * poweroff and restore */
+	VF_WAKEUP = 1 << 4,		/* wake-up events, wakeup sources */
+	VF_PM_STACK = 1 << 5,		/* callback levels, DPM flags,
+					 * syscore, no-driver and no-PM
+					 * devices */
+	VF_LATE_ADD = 1 << 6,		/* devices registered during a
+					 * transition, releases that
+					 * unregister */
+	VF_LINK_FLAGS = 1 << 7,		/* stateless, sync-state-only ...
+					 * links */
 };
 
 struct scenario;
