@@ -21,12 +21,13 @@ static int parent[4] = { -1, P, C, -1 };
 
 /* One oracle event: device, phase, kind. */
 enum ek { START, END_OK, END_ERR, GONE, PBEGIN, PEND, TBEGIN, TEND_OK, TEND_ERR,
-	  DC, DR, HANDLED };
+	  DC, DR, HANDLED, SKIP, WAKE, TEND_BUSY, ADDED, POS };
 
 struct ev {
 	enum ek k;
 	int dev;
 	enum pm_phase ph;
+	int a;			/* SKIP: enum pm_skip; POS: the position */
 };
 
 static const struct ev *evs;
@@ -50,6 +51,21 @@ static void feed(void *arg)
 		case DC: dpm_emit(EV_DIRECT_COMPLETE, e->dev, PH_SUSPEND, 0); break;
 		case DR: dpm_emit(EV_DIRECT_RESUME, e->dev, PH_RESUME, 0); break;
 		case HANDLED: dpm_emit(EV_HANDLED, e->dev, e->ph, 0); break;
+		case SKIP: {
+			struct dpm_event ev = { EV_SKIP, e->dev, e->ph, 0, e->a };
+
+			dpm_publish(&ev);
+			break;
+		}
+		case WAKE: dpm_emit(EV_WAKEUP_ABORT, -1, -1, 0); break;
+		case TEND_BUSY: dpm_emit(EV_TRANSITION_END, -1, -1, -EBUSY); break;
+		case ADDED: dpm_emit(EV_ADDED, e->dev, -1, 0); break;
+		case POS: {
+			struct dpm_event ev = { EV_LIST_POS, e->dev, -1, 0, e->a };
+
+			dpm_publish(&ev);
+			break;
+		}
 		}
 	}
 }
@@ -415,6 +431,152 @@ static void test_modern_rules(void)
 	modern_cfg.ndev = 0;
 }
 
+/*
+ * The kernel variants' rules: skips (EV_SKIP) and what allows each, a
+ * wake-up abort, devices registered late, devices the PM core never
+ * handles, dpm_list order.  p <- c <- g, and x, a root.
+ */
+#define SK(d, ph, why) { SKIP, d, ph, why }
+
+static void test_kernel_rules(void)
+{
+	static unsigned int flags[4];
+	static bool exempt[4], late[4];
+	static const bool rpm[4] = { false, false, true, true };
+	struct oracle_config kcfg = { 4, parent, names, true, false, 0,
+				      NULL, NULL, rpm, NULL, exempt, late, flags };
+
+	modern_cfg = kcfg;
+	/* A device without a callback: a callback that takes no time,
+	 * still after its children. */
+	static const struct ev nocb_ok[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		SK(C, PH_SUSPEND, SKIP_NO_CALLBACK), CB(P, PH_SUSPEND),
+		CB(X, PH_SUSPEND), { PEND, 0, PH_SUSPEND },
+		{ PBEGIN, 0, PH_RESUME }, CB(P, PH_RESUME),
+		SK(C, PH_RESUME, SKIP_NO_CALLBACK), CB(G, PH_RESUME),
+		CB(X, PH_RESUME), { PEND, 0, PH_RESUME }, { TEND_OK },
+	};
+	static const struct ev nocb_early[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND },
+		SK(C, PH_SUSPEND, SKIP_NO_CALLBACK),	/* g still active */
+	};
+	EXPECT_EQ(JUDGE(nocb_ok, true), -1);
+	EXPECT_EQ(JUDGE(nocb_early, true), INV_SUSPEND_AFTER_CHILDREN);
+	/* Skipping while the transition aborts: only after a failure or a
+	 * wake-up. */
+	static const struct ev abort_ok[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { START, G, PH_SUSPEND },
+		{ END_ERR, G, PH_SUSPEND }, SK(C, PH_SUSPEND, SKIP_ABORTING),
+	};
+	static const struct ev abort_bad[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		SK(C, PH_SUSPEND, SKIP_ABORTING),
+	};
+	static const struct ev wake_ok[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND), { WAKE },
+		SK(C, PH_SUSPEND, SKIP_ABORTING), { PEND, 0, PH_SUSPEND },
+		{ PBEGIN, 0, PH_RESUME }, CB(G, PH_RESUME), { PEND, 0, PH_RESUME },
+		{ TEND_BUSY },
+	};
+	static const struct ev busy_without_wake[] = {
+		{ TBEGIN }, { TEND_BUSY },
+	};
+	EXPECT_EQ(JUDGE(abort_ok, true), -1);
+	EXPECT_EQ(JUDGE(abort_bad, true), INV_SKIP);
+	EXPECT_EQ(JUDGE(wake_ok, true), -1);
+	EXPECT_EQ(JUDGE(busy_without_wake, true), INV_ROLLBACK);
+	/* Runtime-suspended: smart suspend in late and noirq, and skipping
+	 * resume by the DPM flags and the transition. */
+	static const struct ev smart[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), CB(X, PH_SUSPEND), CB(P, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		SK(X, PH_SUSPEND_LATE, SKIP_RUNTIME_SUSPENDED),
+		{ PEND, 0, PH_SUSPEND_LATE }, { PBEGIN, 0, PH_RESUME_EARLY },
+		SK(X, PH_RESUME_EARLY, SKIP_RUNTIME_SUSPENDED),
+		{ PEND, 0, PH_RESUME_EARLY },
+	};
+	EXPECT_EQ(JUDGE(smart, true), INV_SKIP);	/* no flag */
+	EXPECT_CONTAINS(oracle_result()->msg, "DPM_FLAG_SMART_SUSPEND");
+	flags[X] = PMF_SMART_SUSPEND;
+	EXPECT_EQ(JUDGE(smart, true), INV_SKIP);	/* resume: no flag */
+	EXPECT_CONTAINS(oracle_result()->msg, "DPM_FLAG_MAY_SKIP_RESUME");
+	flags[X] = PMF_SMART_SUSPEND | PMF_MAY_SKIP_RESUME;
+	EXPECT_EQ(JUDGE(smart, true), -1);
+	modern_cfg.resume = RESUME_RESTORE;
+	EXPECT_EQ(JUDGE(smart, true), INV_SKIP);
+	EXPECT_CONTAINS(oracle_result()->msg, "a restore never skips");
+	modern_cfg.resume = RESUME_THAW;
+	EXPECT_EQ(JUDGE(smart, true), -1);
+	modern_cfg.resume = RESUME_PLAIN;
+	/* direct_complete as a skip, and what forbids it. */
+	static const struct ev dc[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_PREPARE }, CB(X, PH_PREPARE),
+		{ PEND, 0, PH_PREPARE }, { PBEGIN, 0, PH_SUSPEND },
+		SK(X, PH_SUSPEND, SKIP_RUNTIME_SUSPENDED), { PEND, 0, PH_SUSPEND },
+		{ PBEGIN, 0, PH_SUSPEND_NOIRQ },
+		SK(X, PH_SUSPEND_NOIRQ, SKIP_RUNTIME_SUSPENDED),
+	};
+	flags[X] = 0;
+	EXPECT_EQ(JUDGE(dc, true), -1);
+	flags[X] = PMF_NO_DIRECT_COMPLETE;
+	EXPECT_EQ(JUDGE(dc, true), INV_SKIP);
+	flags[X] = 0;
+	modern_cfg.dc_forbidden = true;
+	EXPECT_EQ(JUDGE(dc, true), INV_SKIP);
+	modern_cfg.dc_forbidden = false;
+	/* Not suspended: fine when it was not, a violation when it was. */
+	static const struct ev not_suspended[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(X, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_RESUME_NOIRQ },
+		SK(X, PH_RESUME_NOIRQ, SKIP_NOT_SUSPENDED),
+		{ PEND, 0, PH_RESUME_NOIRQ }, { PBEGIN, 0, PH_RESUME },
+		SK(X, PH_RESUME, SKIP_NOT_SUSPENDED),
+	};
+	EXPECT_EQ(JUDGE(not_suspended, true), INV_SKIP);
+	EXPECT_CONTAINS(oracle_result()->msg, "'x' skipped its resume callback as not suspended");
+	/* Registered late: no obligation before, a device like any after. */
+	late[G] = true;
+	static const struct ev late_ok[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(C, PH_SUSPEND),
+		CB(P, PH_SUSPEND), CB(X, PH_SUSPEND), { PEND, 0, PH_SUSPEND },
+		{ PBEGIN, 0, PH_RESUME }, CB(P, PH_RESUME), CB(C, PH_RESUME),
+		{ ADDED, G }, CB(X, PH_RESUME), { PEND, 0, PH_RESUME }, { TEND_OK },
+	};
+	static const struct ev late_early_cb[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+	};
+	EXPECT_EQ(JUDGE(late_ok, true), -1);
+	EXPECT_EQ(JUDGE(late_early_cb, true), INV_REMOVED);
+	EXPECT_CONTAINS(oracle_result()->msg, "before the device was registered");
+	late[G] = false;
+	/* Never handled (syscore, no PM): exempt, and no callback may run. */
+	exempt[G] = true;
+	static const struct ev exempt_cb[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(C, PH_SUSPEND),
+		CB(P, PH_SUSPEND), CB(G, PH_SUSPEND),
+	};
+	EXPECT_EQ(JUDGE(exempt_cb, true), INV_REMOVED);
+	EXPECT_CONTAINS(oracle_result()->msg, "must not handle it");
+	exempt[G] = false;
+	/* Async off: dpm_list order as published, not the scenario's. */
+	static const struct ev moved[] = {
+		{ POS, P, 0, 1 }, { POS, C, 0, 2 }, { POS, G, 0, 3 },
+		{ POS, X, 0, 0 }, { TBEGIN }, { PBEGIN, 0, PH_PREPARE },
+		CB(X, PH_PREPARE), CB(P, PH_PREPARE), CB(C, PH_PREPARE),
+		CB(G, PH_PREPARE), { PEND, 0, PH_PREPARE },
+	};
+	static const struct ev unmoved[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_PREPARE }, CB(X, PH_PREPARE),
+		CB(P, PH_PREPARE),
+	};
+	modern_cfg.async_possible = false;
+	EXPECT_EQ(JUDGE(moved, false), -1);
+	EXPECT_EQ(JUDGE(unmoved, false), INV_SYNC_ORDER);
+	modern_cfg.ndev = 0;
+}
+
 int main(void)
 {
 	test_good();
@@ -428,5 +590,6 @@ int main(void)
 	test_liveness();
 	test_refs();
 	test_modern_rules();
+	test_kernel_rules();
 	return test_summary("test_oracle");
 }

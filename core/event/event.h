@@ -71,6 +71,8 @@ enum pm_ev_kind {
 				 * every device should have been freed */
 	EV_ADDED,		/* dev: registered while the run goes on (a
 				 * device the scenario adds late) */
+	EV_LIST_POS,		/* dev, a: its place on dpm_list (a kernel
+				 * variant's links reorder the list) */
 	NR_EV_KINDS
 };
 
@@ -84,6 +86,13 @@ enum pm_skip {
 	SKIP_SYSCORE,		/* a syscore device: handled by syscore ops */
 	NR_SKIP
 };
+
+/* The kernel's DPM driver flags (DPM_FLAG_*), as the scenario, the
+ * oracle and the kernel variants' code name them. */
+#define PMF_NO_DIRECT_COMPLETE	(1u << 0)
+#define PMF_SMART_PREPARE	(1u << 1)
+#define PMF_SMART_SUSPEND	(1u << 2)
+#define PMF_MAY_SKIP_RESUME	(1u << 3)
 
 struct dpm_event {
 	int kind;		/* enum pm_ev_kind */

@@ -27,7 +27,7 @@
 static const char *const inv_names[NR_INV] = {
 	"SUSPEND-AFTER-CHILDREN", "RESUME-AFTER-PARENT", "ONCE", "ROLLBACK",
 	"REMOVED", "LIVENESS", "PHASE-BARRIER", "SYNC-ORDER", "REFS",
-	"SLEEP-COMPLETE",
+	"SLEEP-COMPLETE", "SKIP",
 };
 
 const char *inv_name(enum inv id)
@@ -46,6 +46,11 @@ int inv_parse(const char *name)
 struct dstate {
 	int lvl;
 	bool gone;
+	bool absent;		/* registered later in the run (EV_ADDED) */
+	bool exempt;		/* never handled: syscore, or no PM */
+	bool rpm_off;		/* skipped as runtime-suspended: off, not
+				 * suspended by its callbacks */
+	int pos;		/* its place on dpm_list */
 	bool freed;
 	bool prepared;
 	bool dc;
@@ -62,6 +67,7 @@ static struct oracle_result result;
 
 static bool in_transition;
 static bool suspend_failed;
+static bool wakeup_abort;	/* a wake-up event aborted this transition */
 /* Bit e: a suspend-side callback returned -e; e up to the kernel's
  * MAX_ERRNO, the text format's limit (EPROTO, 71, is in real logs). */
 #define ERRNO_MAX 4095
@@ -108,8 +114,12 @@ void oracle_reset(const struct oracle_config *c)
 	cfg = *c;
 	free(st);
 	st = dpm_xcalloc(cfg.ndev, sizeof(*st));
-	for (int i = 0; i < cfg.ndev; i++)
+	for (int i = 0; i < cfg.ndev; i++) {
 		st[i].busy = -1;
+		st[i].pos = i;
+		st[i].exempt = cfg.exempt && cfg.exempt[i];
+		st[i].absent = cfg.late && cfg.late[i];
+	}
 	/* Edges superior -> subordinate: the tree, then the links. */
 	int ne = 0;
 	int *from = dpm_xcalloc(cfg.ndev + cfg.nlinks, sizeof(int));
@@ -185,6 +195,13 @@ static int depth(enum pm_phase p)
 	}
 }
 
+/* No ordering obligation: removed, not registered yet, or never handled
+ * by the PM core. */
+static bool out_of_play(int dev)
+{
+	return st[dev].gone || st[dev].absent || st[dev].exempt;
+}
+
 /* Forward (list order) or backward (reverse list order) phase. */
 static bool phase_forward(enum pm_phase p)
 {
@@ -204,12 +221,14 @@ static void do_check_transition_begin(void)
 	result.transitions++;
 	in_transition = true;
 	suspend_failed = false;
+	wakeup_abort = false;
 	memset(failed_errs, 0, sizeof(failed_errs));
 	first_fail_dev = -1;
 	for (int i = 0; i < cfg.ndev; i++) {
 		st[i].ran = 0;
 		st[i].handled = 0;
 		st[i].dc = false;
+		st[i].rpm_off = false;
 	}
 }
 
@@ -240,9 +259,9 @@ static void do_check_phase_end(enum pm_phase p)
 	}
 	phase_active = -1;
 	/* The system sleeps now: every device is suspended through noirq. */
-	if (p == PH_SUSPEND_NOIRQ && !suspend_failed)
+	if (p == PH_SUSPEND_NOIRQ && !suspend_failed && !wakeup_abort)
 		for (int i = 0; i < cfg.ndev; i++)
-			if (!st[i].gone && st[i].lvl < 3)
+			if (!out_of_play(i) && st[i].lvl < 3)
 				check_fail(INV_SLEEP_COMPLETE,
 					   "the system would sleep now, but '%s' is %s",
 					   nm(i), st[i].lvl ? "only partly suspended" :
@@ -263,7 +282,7 @@ static void check_suspend_start(int dev, enum pm_phase p)
 	for (int k = child_start[dev]; k < child_start[dev + 1]; k++) {
 		int c = child_list[k];
 
-		if (st[c].gone || st[c].lvl >= d)
+		if (out_of_play(c) || st[c].lvl >= d)
 			continue;
 		check_fail(INV_SUSPEND_AFTER_CHILDREN,
 			   "%s '%s' had not %s when its %s '%s' started %s",
@@ -288,7 +307,7 @@ static void check_resume_start(int dev, enum pm_phase p)
 	for (int k = sup_start[dev]; k < sup_start[dev + 1]; k++) {
 		int par = sup_list[k];
 
-		if (st[par].gone || st[par].lvl < d)
+		if (out_of_play(par) || st[par].lvl < d)
 			continue;
 		check_fail(INV_RESUME_AFTER_PARENT,
 			   "%s '%s' had not %s when its %s '%s' started %s",
@@ -307,7 +326,7 @@ static void check_pm_wait(int dev, enum pm_phase p)
 	int t = cfg.pm_wait ? cfg.pm_wait[dev] : -1;
 	int d = depth(p);
 
-	if (!pm_wait_applies(dev, t, p) || st[t].gone || st[t].dc)
+	if (!pm_wait_applies(dev, t, p) || out_of_play(t) || st[t].dc)
 		return;
 	if (pm_phase_is_suspend(p) ? st[t].lvl >= d : st[t].lvl < d)
 		return;
@@ -321,8 +340,16 @@ static void check_pm_wait(int dev, enum pm_phase p)
 static void do_check_direct_complete(int dev)
 {
 	pr_info("%s: direct-complete: stays runtime-suspended", nm(dev));
-	if (st[dev].gone)	/* removed: no obligations left */
+	if (out_of_play(dev))	/* removed: no obligations left */
 		return;
+	if (cfg.dc_forbidden)
+		check_fail(INV_SKIP,
+			   "'%s' took the direct_complete path, which only suspend to RAM or idle allows (PM_EVENT_SUSPEND)",
+			   nm(dev));
+	if (cfg.dpm_flags && (cfg.dpm_flags[dev] & PMF_NO_DIRECT_COMPLETE))
+		check_fail(INV_SKIP,
+			   "'%s' took the direct_complete path though its driver set DPM_FLAG_NO_DIRECT_COMPLETE",
+			   nm(dev));
 	if (!cfg.may_direct_complete || !cfg.may_direct_complete[dev])
 		check_fail(INV_ROLLBACK,
 			   "'%s' skipped its suspend callbacks (direct_complete), but it is not runtime-suspended or its prepare did not allow it",
@@ -338,7 +365,7 @@ static void do_check_direct_complete(int dev)
 	for (int k = child_start[dev]; k < child_start[dev + 1]; k++) {
 		int c = child_list[k];
 
-		if (st[c].gone || st[c].dc)
+		if (out_of_play(c) || st[c].dc)
 			continue;
 		check_fail(INV_SUSPEND_AFTER_CHILDREN,
 			   "'%s' stayed runtime-suspended (direct_complete) though its %s '%s' %s",
@@ -354,7 +381,7 @@ static void do_check_direct_resume(int dev)
 {
 	pr_info("%s: direct-complete: leaves runtime suspend to runtime PM",
 		nm(dev));
-	if (st[dev].gone)
+	if (out_of_play(dev))
 		return;
 	if (!st[dev].dc)
 		check_fail(INV_RESUME_AFTER_PARENT,
@@ -379,6 +406,14 @@ static void do_check_callback_start(int dev, enum pm_phase p)
 		check_fail(INV_REMOVED,
 			   "the %s callback of '%s' started after the device was removed",
 			   pm_phase_name(p), nm(dev));
+	if (s->absent)
+		check_fail(INV_REMOVED,
+			   "the %s callback of '%s' started before the device was registered",
+			   pm_phase_name(p), nm(dev));
+	if (s->exempt)
+		check_fail(INV_REMOVED,
+			   "the %s callback of '%s' started, but the PM core must not handle it (a syscore device, or one that needs no PM)",
+			   pm_phase_name(p), nm(dev));
 	if (!in_transition || phase_active != (int)p)
 		check_fail(INV_PHASE_BARRIER,
 			   "the %s callback of '%s' started outside its phase (active: %s)",
@@ -398,7 +433,8 @@ static void do_check_callback_start(int dev, enum pm_phase p)
 				   "the %s callback of '%s' started while another callback was running, with async off",
 				   pm_phase_name(p), nm(dev));
 		if (last_pos[p] >= 0 &&
-		    (phase_forward(p) ? dev < last_pos[p] : dev > last_pos[p]))
+		    (phase_forward(p) ? s->pos < st[last_pos[p]].pos :
+					s->pos > st[last_pos[p]].pos))
 			check_fail(INV_SYNC_ORDER,
 				   "with async off, %s ran '%s' after '%s', against %s list order",
 				   pm_phase_name(p), nm(dev), nm(last_pos[p]),
@@ -471,7 +507,7 @@ static void do_check_transition_end(int error)
 	pr_info("transition ends, suspend reported %d", error);
 	in_transition = false;
 	for (int i = 0; i < cfg.ndev; i++) {
-		if (st[i].gone)
+		if (out_of_play(i))
 			continue;
 		if (st[i].lvl)
 			check_fail(INV_ROLLBACK,
@@ -485,11 +521,15 @@ static void do_check_transition_end(int error)
 	if (suspend_failed && !error)
 		check_fail(INV_ROLLBACK,
 			   "a suspend callback failed but the transition reported success");
-	if (!suspend_failed && error)
+	/* A wake-up event aborts with -EBUSY (-EAGAIN from the hibernation
+	 * power-off); the resume that follows is the same. */
+	bool wake_error = wakeup_abort && (error == -EBUSY || error == -EAGAIN);
+
+	if (!suspend_failed && error && !wake_error)
 		check_fail(INV_ROLLBACK,
 			   "the transition reported error %d though no callback failed",
 			   error);
-	if (error && !((w = err_word(error, &bit)) && (*w & bit)))
+	if (error && !wake_error && !((w = err_word(error, &bit)) && (*w & bit)))
 		check_fail(INV_ROLLBACK,
 			   "the transition reported error %d, which no callback returned",
 			   error);
@@ -499,7 +539,7 @@ static void do_check_transition_end(int error)
 static void do_check_refs(int dev, long long have, long long want)
 {
 	if (have < 0) {
-		if (!st[dev].gone)
+		if (!st[dev].gone && !st[dev].absent)
 			check_fail(INV_REFS,
 				   "'%s' was freed while still registered",
 				   nm(dev));
@@ -534,6 +574,129 @@ static void do_check_device_handled(int dev, enum pm_phase p)
 			   "the PM core took '%s' in hand twice in %s (two jobs, or a job and the walk): its %s work, runtime PM included, runs twice",
 			   nm(dev), pm_phase_name(p), pm_phase_name(p));
 	st[dev].handled |= 1u << p;
+}
+
+static const char *const skip_names[NR_SKIP] = {
+	"it has none", "it is runtime-suspended", "it was not suspended",
+	"the transition is aborting", "it is a syscore device",
+};
+
+/* A suspend-side step skipped because the device is runtime-suspended:
+ * direct_complete in suspend, DPM_FLAG_SMART_SUSPEND in late and noirq. */
+static void skip_suspend_rpm(int dev, enum pm_phase p)
+{
+	unsigned int f = cfg.dpm_flags ? cfg.dpm_flags[dev] : 0;
+
+	if (p == PH_SUSPEND) {
+		st[dev].rpm_off = true;
+		do_check_direct_complete(dev);
+		return;
+	}
+	if (st[dev].dc)
+		return;		/* direct_complete skips the later phases */
+	if (!(f & PMF_SMART_SUSPEND))
+		check_fail(INV_SKIP,
+			   "'%s' skipped its %s callback as runtime-suspended, but its driver did not set DPM_FLAG_SMART_SUSPEND",
+			   nm(dev), pm_phase_name(p));
+	check_suspend_start(dev, p);
+	st[dev].rpm_off = true;
+	st[dev].lvl = depth(p);
+}
+
+/* A resume-side step skipped because the device stays runtime-suspended:
+ * direct_complete, or DPM_FLAG_MAY_SKIP_RESUME (DPM_FLAG_SMART_SUSPEND on
+ * thaw; never on restore), dev_pm_skip_resume(). */
+static void skip_resume_rpm(int dev, enum pm_phase p)
+{
+	unsigned int f = cfg.dpm_flags ? cfg.dpm_flags[dev] : 0;
+
+	if (st[dev].dc)
+		return;
+	if (!st[dev].rpm_off)
+		check_fail(INV_SKIP,
+			   "'%s' skipped its %s callback as runtime-suspended, but its suspend callbacks ran",
+			   nm(dev), pm_phase_name(p));
+	if (p == PH_RESUME)
+		check_fail(INV_SKIP,
+			   "'%s' skipped its resume callback: only direct_complete skips it",
+			   nm(dev));
+	if (cfg.resume == RESUME_RESTORE ||
+	    (cfg.resume == RESUME_THAW && !(f & PMF_SMART_SUSPEND)) ||
+	    (cfg.resume == RESUME_PLAIN && !(f & PMF_MAY_SKIP_RESUME)))
+		check_fail(INV_SKIP,
+			   "'%s' skipped its %s callback, which %s",
+			   nm(dev), pm_phase_name(p),
+			   cfg.resume == RESUME_RESTORE ? "a restore never skips" :
+			   cfg.resume == RESUME_THAW ?
+			   "a thaw skips only with DPM_FLAG_SMART_SUSPEND" :
+			   "a resume skips only with DPM_FLAG_MAY_SKIP_RESUME");
+}
+
+/*
+ * EV_SKIP: the PM core was done with dev in phase p without calling the
+ * callback it has there (docs/oracle.md, SKIP).  A device with no
+ * callback counts as one whose callback took no time.
+ */
+static void do_check_skip(int dev, enum pm_phase p, int why)
+{
+	struct dstate *s = &st[dev];
+	int d = depth(p);
+
+	if (out_of_play(dev))
+		return;
+	if (p == PH_PREPARE || p == PH_COMPLETE) {
+		if (why == SKIP_NO_CALLBACK)
+			s->prepared = p == PH_PREPARE;
+		return;
+	}
+	if (why == SKIP_NO_CALLBACK) {
+		if (pm_phase_is_suspend(p)) {
+			check_suspend_start(dev, p);
+			s->lvl = d;
+		} else if (s->lvl >= d) {
+			check_resume_start(dev, p);
+			s->lvl = d - 1;
+		}
+		return;
+	}
+	if (pm_phase_is_suspend(p)) {
+		switch (why) {
+		case SKIP_RUNTIME_SUSPENDED:
+			skip_suspend_rpm(dev, p);
+			return;
+		case SKIP_ABORTING:
+			if (suspend_failed || wakeup_abort)
+				return;
+			break;
+		default:
+			break;
+		}
+	} else {
+		switch (why) {
+		case SKIP_RUNTIME_SUSPENDED:
+			skip_resume_rpm(dev, p);
+			return;
+		case SKIP_NOT_SUSPENDED:
+			if (s->lvl < d || s->dc)
+				return;
+			check_fail(INV_SKIP,
+				   "'%s' skipped its %s callback as not suspended, but it was suspended (depth %d)",
+				   nm(dev), pm_phase_name(p), s->lvl);
+		default:
+			break;
+		}
+	}
+	check_fail(INV_SKIP, "'%s' skipped its %s callback because %s, which does not apply",
+		   nm(dev), pm_phase_name(p),
+		   (unsigned)why < NR_SKIP ? skip_names[why] : "?");
+}
+
+static void do_check_added(int dev)
+{
+	pr_info("device '%s' registered", nm(dev));
+	st[dev].absent = false;
+	st[dev].lvl = 0;
+	st[dev].prepared = false;
 }
 
 /* Events are judged one at a time, invisibly to TSan, on the threads
@@ -586,6 +749,19 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		break;
 	case EV_TEARDOWN_DONE:
 		do_check_all_freed();
+		break;
+	case EV_SKIP:
+		do_check_skip(ev->dev, ev->phase, (int)ev->a);
+		break;
+	case EV_WAKEUP_ABORT:
+		pr_info("a wake-up event aborts the transition");
+		wakeup_abort = true;
+		break;
+	case EV_ADDED:
+		do_check_added(ev->dev);
+		break;
+	case EV_LIST_POS:
+		st[ev->dev].pos = (int)ev->a;
 		break;
 	default:
 		break;

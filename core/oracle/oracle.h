@@ -26,6 +26,7 @@ enum inv {
 	INV_SYNC_ORDER,
 	INV_REFS,
 	INV_SLEEP_COMPLETE,
+	INV_SKIP,
 	NR_INV
 };
 
@@ -46,6 +47,18 @@ struct oracle_config {
 	/* Per device: the device its driver waits for with
 	 * device_pm_wait_for_dev() (pm_wait_applies()), or -1; NULL: none. */
 	const int *pm_wait;
+	/* The kernel variants (all NULL or 0 for the models).  Per device:
+	 * never handled by the PM core (a syscore device, or one that does
+	 * not need PM); registered during the run (EV_ADDED); its DPM
+	 * driver flags (PMF_*). */
+	const bool *exempt;
+	const bool *late;
+	const unsigned int *dpm_flags;
+	/* The transition's events: direct_complete is allowed (suspend to
+	 * RAM or idle: PM_EVENT_SUSPEND), and which resume follows a
+	 * successful suspend. */
+	bool dc_forbidden;
+	enum oracle_resume { RESUME_PLAIN, RESUME_THAW, RESUME_RESTORE } resume;
 };
 
 /* Room for a violation's message. */

@@ -50,10 +50,10 @@ enum scn_level {
 #define SCN_WAKEUP	(1u << 3)	/* a wakeup source, enabled */
 
 /* struct scn_kernel.dpm_flags: the kernel's DPM_FLAG_* */
-#define SCN_DPM_NO_DIRECT_COMPLETE	(1u << 0)
-#define SCN_DPM_SMART_PREPARE		(1u << 1)
-#define SCN_DPM_SMART_SUSPEND		(1u << 2)
-#define SCN_DPM_MAY_SKIP_RESUME		(1u << 3)
+#define SCN_DPM_NO_DIRECT_COMPLETE	PMF_NO_DIRECT_COMPLETE
+#define SCN_DPM_SMART_PREPARE		PMF_SMART_PREPARE
+#define SCN_DPM_SMART_SUSPEND		PMF_SMART_SUSPEND
+#define SCN_DPM_MAY_SKIP_RESUME		PMF_MAY_SKIP_RESUME
 #define SCN_DPM_ALL			0xfu
 
 /* struct scn_kernel.link_flags: the kernel's DL_FLAG_* a link has */
