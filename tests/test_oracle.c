@@ -441,10 +441,11 @@ static void test_modern_rules(void)
 static void test_kernel_rules(void)
 {
 	static unsigned int flags[4];
-	static bool exempt[4], late[4];
+	static bool exempt[4], syscore[4], late[4];
 	static const bool rpm[4] = { false, false, true, true };
 	struct oracle_config kcfg = { 4, parent, names, true, false, 0,
-				      NULL, NULL, rpm, NULL, exempt, late, flags };
+				      NULL, NULL, rpm, NULL, exempt, syscore, late,
+				      flags };
 
 	modern_cfg = kcfg;
 	/* A device without a callback: a callback that takes no time,
@@ -560,6 +561,21 @@ static void test_kernel_rules(void)
 	EXPECT_EQ(JUDGE(exempt_cb, true), INV_REMOVED);
 	EXPECT_CONTAINS(oracle_result()->msg, "must not handle it");
 	exempt[G] = false;
+	/* A syscore device: no callback, but still in the order. */
+	syscore[C] = true;
+	static const struct ev syscore_ok[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		SK(C, PH_SUSPEND, SKIP_SYSCORE), CB(P, PH_SUSPEND),
+	};
+	static const struct ev syscore_early[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND },
+		SK(C, PH_SUSPEND, SKIP_SYSCORE),	/* g still active */
+	};
+	EXPECT_EQ(JUDGE(syscore_ok, true), -1);
+	EXPECT_EQ(JUDGE(syscore_early, true), INV_SUSPEND_AFTER_CHILDREN);
+	EXPECT_EQ(JUDGE(exempt_cb, true), INV_REMOVED);
+	syscore[C] = false;
+	EXPECT_EQ(JUDGE(syscore_ok, true), INV_SKIP);
 	/* Async off: dpm_list order as published, not the scenario's. */
 	static const struct ev moved[] = {
 		{ POS, P, 0, 1 }, { POS, C, 0, 2 }, { POS, G, 0, 3 },

@@ -47,7 +47,8 @@ struct dstate {
 	int lvl;
 	bool gone;
 	bool absent;		/* registered later in the run (EV_ADDED) */
-	bool exempt;		/* never handled: syscore, or no PM */
+	bool exempt;		/* never handled: it needs no PM */
+	bool syscore;		/* handled, its callbacks by syscore ops */
 	bool rpm_off;		/* skipped as runtime-suspended: off, not
 				 * suspended by its callbacks */
 	int pos;		/* its place on dpm_list */
@@ -118,6 +119,7 @@ void oracle_reset(const struct oracle_config *c)
 		st[i].busy = -1;
 		st[i].pos = i;
 		st[i].exempt = cfg.exempt && cfg.exempt[i];
+		st[i].syscore = cfg.syscore && cfg.syscore[i];
 		st[i].absent = cfg.late && cfg.late[i];
 	}
 	/* Edges superior -> subordinate: the tree, then the links. */
@@ -410,7 +412,7 @@ static void do_check_callback_start(int dev, enum pm_phase p)
 		check_fail(INV_REMOVED,
 			   "the %s callback of '%s' started before the device was registered",
 			   pm_phase_name(p), nm(dev));
-	if (s->exempt)
+	if (s->exempt || s->syscore)
 		check_fail(INV_REMOVED,
 			   "the %s callback of '%s' started, but the PM core must not handle it (a syscore device, or one that needs no PM)",
 			   pm_phase_name(p), nm(dev));
@@ -649,6 +651,9 @@ static void do_check_skip(int dev, enum pm_phase p, int why)
 			s->prepared = p == PH_PREPARE;
 		return;
 	}
+	/* A syscore device's callbacks are syscore ops': none here. */
+	if (why == SKIP_SYSCORE && s->syscore)
+		why = SKIP_NO_CALLBACK;
 	if (why == SKIP_NO_CALLBACK) {
 		if (pm_phase_is_suspend(p)) {
 			check_suspend_start(dev, p);

@@ -48,10 +48,11 @@ struct oracle_config {
 	 * device_pm_wait_for_dev() (pm_wait_applies()), or -1; NULL: none. */
 	const int *pm_wait;
 	/* The kernel variants (all NULL or 0 for the models).  Per device:
-	 * never handled by the PM core (a syscore device, or one that does
-	 * not need PM); registered during the run (EV_ADDED); its DPM
-	 * driver flags (PMF_*). */
+	 * not on dpm_list (it needs no PM); a syscore device (on the list,
+	 * its callbacks left to syscore ops); registered during the run
+	 * (EV_ADDED); its DPM driver flags (PMF_*). */
 	const bool *exempt;
+	const bool *syscore;
 	const bool *late;
 	const unsigned int *dpm_flags;
 	/* The transition's events: direct_complete is allowed (suspend to

@@ -321,6 +321,12 @@ static struct scenario *cut_to_features(const struct scenario *s,
 			memcpy(d->k.link_flags, plain.k.link_flags,
 			       sizeof(d->k.link_flags));
 	}
+	/* A device that needs no PM is not on dpm_list: nothing orders its
+	 * children against its parent, so they need none either (out of the
+	 * kernel's contract otherwise). */
+	for (int i = 0; i < s->ndev; i++)
+		if (devs[i].parent >= 0 && (devs[devs[i].parent].k.flags & SCN_NO_PM))
+			devs[i].k.flags |= SCN_NO_PM;
 	for (int i = s->ndev - 1; i >= 0; i--) {
 		const struct scn_device *d = &devs[i];
 
@@ -340,9 +346,45 @@ struct oracle_view {
 	int *parent, *link_sup, *link_con, *pm_wait;
 	const char **names;
 	bool *may_dc;
+	/* The kernel variants' (NULL for the models). */
+	bool *exempt, *syscore, *late;
+	unsigned int *dpm_flags;
 };
 
-static void oracle_view_build(struct oracle_view *v, const struct scenario *s)
+/* The kernel variants' part of the view, for variants that have it. */
+static void oracle_view_kernel(struct oracle_view *v, const struct scenario *s,
+			       unsigned int feat)
+{
+	size_t n = (size_t)(s->ndev ? s->ndev : 1);
+
+	if (feat & VF_PM_STACK) {
+		v->exempt = dpm_xcalloc(n, sizeof(bool));
+		v->syscore = dpm_xcalloc(n, sizeof(bool));
+		v->dpm_flags = dpm_xcalloc(n, sizeof(unsigned int));
+		for (int i = 0; i < s->ndev; i++) {
+			v->exempt[i] = s->dev[i].k.flags & SCN_NO_PM;
+			v->syscore[i] = s->dev[i].k.flags & SCN_SYSCORE;
+			v->dpm_flags[i] = s->dev[i].k.dpm_flags;
+		}
+	}
+	if (feat & VF_LATE_ADD) {
+		v->late = dpm_xcalloc(n, sizeof(bool));
+		for (int i = 0; i < s->ndev; i++)
+			v->late[i] = s->dev[i].k.late_phase >= 0;
+	}
+	v->cfg.exempt = v->exempt;
+	v->cfg.syscore = v->syscore;
+	v->cfg.late = v->late;
+	v->cfg.dpm_flags = v->dpm_flags;
+	/* direct_complete needs PM_EVENT_SUSPEND; which resume follows. */
+	v->cfg.dc_forbidden = s->transition != TR_MEM && s->transition != TR_S2IDLE;
+	v->cfg.resume = s->transition == TR_FREEZE ? RESUME_THAW :
+			s->transition == TR_POWEROFF || s->transition == TR_RESTORE ?
+			RESUME_RESTORE : RESUME_PLAIN;
+}
+
+static void oracle_view_build(struct oracle_view *v, const struct scenario *s,
+			      unsigned int feat)
 {
 	size_t n = (size_t)(s->ndev ? s->ndev : 1);
 	bool async_possible = false;
@@ -381,6 +423,9 @@ static void oracle_view_build(struct oracle_view *v, const struct scenario *s)
 		.may_direct_complete = v->may_dc,
 		.pm_wait = v->pm_wait,
 	};
+	v->exempt = v->syscore = v->late = NULL;
+	v->dpm_flags = NULL;
+	oracle_view_kernel(v, s, feat);
 }
 
 static void oracle_view_free(struct oracle_view *v)
@@ -391,6 +436,10 @@ static void oracle_view_free(struct oracle_view *v)
 	free(v->pm_wait);
 	free(v->link_sup);
 	free(v->link_con);
+	free(v->exempt);
+	free(v->syscore);
+	free(v->late);
+	free(v->dpm_flags);
 }
 
 /* The step limit of a det run: scheduling points before LIVENESS
@@ -434,7 +483,7 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 
 	struct oracle_view view;
 
-	oracle_view_build(&view, s);
+	oracle_view_build(&view, s, o->variant->features);
 	oracle_reset(&view.cfg);
 	device_layer_reset(s->ndev);
 	struct async_config ac = { s->inline_every, s->worker_limit };
