@@ -1,28 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_diff: differential fuzzing.  One scenario, restricted to what the
- * variants share, runs on the seed, the modern algorithm (and every
- * other variant in the table), each with every fix on, and what a user
- * can observe is compared:
+ * fuzz_diff: differential fuzzing.  Every registered variant that names
+ * a partner (struct pm_variant.diff_with: rwsem and modern the seed, the
+ * kernel trees modern) runs one scenario, restricted to what the two
+ * share, in each of its configurations, beside its partner's first one,
+ * and what a user can observe is compared:
  *   - every variant satisfies the oracle;
- *   - without errors and removals, every device runs each phase the seed
- *     has exactly once per cycle, and every cycle reports 0;
- *   - with one failing callback and no removals, every variant reports
- *     that error for the first cycle.
+ *   - without errors and removals, every device runs each phase both
+ *     variants have exactly once per cycle, and every cycle reports 0;
+ *   - with one failing callback and no removals, both report that error
+ *     for the first cycle.
  * A difference aborts with both outcomes and the scenario as text.
  *
- * What the variants do not share is left out first (docs/fuzzing.md,
+ * What the two do not share is left out first (docs/fuzzing.md,
  * "fuzz_diff allow-list", says why each is an intended difference):
- *   A1 device links, rpm-suspended devices and pm-waits: modern only;
- *   A2 late and early callbacks: the seed has no such phases, so their
- *      durations and errors are dropped;
+ *   A1 the scenario features one of them lacks (the registry's VF_*:
+ *      device links, rpm-suspended devices, pm-waits, the kernel
+ *      variants' transitions, DPM flags ...), cut as dpm_run() cuts them;
+ *   A2 late and early callbacks when one has no such phases (the seed):
+ *      their durations and errors are cut (VF_LATE_EARLY), and they are
+ *      not counted;
  *   A3 power/async writes the seed's parser and sysfs_streq() judge
- *      differently (text after the newline) are dropped;
- *   A4 modern with async-early runs without a worker limit (it can
- *      deadlock under one: docs/findings.md#modern-3).
- * Configurations: seed all, modern all (6.12), modern all,async-early
- * (6.16+), rwsem all.
- * Input: the bytes of fuzz_seed (core/scenario/decode.c).
+ *      differently (text after the newline) are dropped, when one reads
+ *      it with sysfs_streq() and the other not (VF_SYSFS_STREQ);
+ *   A4 a configuration may run without a worker limit (modern with
+ *      async-early deadlocks under one: docs/findings.md#modern-3).
+ * Input: the bytes of the variant targets (core/scenario/decode.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +35,6 @@
 #include "run/settings.h"
 
 static struct scn_limits limits;
-static const struct pm_variant *base_variant;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -46,12 +48,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(2);
 	}
 	limits = env.limits;
-	for (int i = 0; i < pm_nvariants && !base_variant; i++)
-		if (pm_variants[i]->diff)
-			base_variant = pm_variants[i];
-	if (!base_variant) {
-		fprintf(stderr, "dpmfuzz: fuzz_diff: no variant in the registry has a diff configuration\n");
-		exit(2);
+	for (int i = 0; i < pm_nvariants; i++) {
+		const struct pm_variant *v = pm_variants[i], *w;
+
+		if (!v->diff || !v->diff_with)
+			continue;
+		w = variant_find(v->diff_with);
+		if (!w || !w->diff) {
+			fprintf(stderr, "dpmfuzz: fuzz_diff: %s is compared with '%s', which has no diff configuration\n",
+				v->name, v->diff_with);
+			exit(2);
+		}
 	}
 	return 0;
 }
@@ -68,26 +75,14 @@ static bool attr_agrees(const struct scn_action *a)
 	return upto == strip;
 }
 
-static void restrict_to_shared(struct scenario *s)
+/* A3: keep the power/async writes both parsers read alike. */
+static void drop_disagreeing_writes(struct scenario *s)
 {
-	for (int i = 0; i < s->ndev; i++) {
-		struct scn_device *d = &s->dev[i];
-
-		d->nsup = 0;				/* A1 */
-		d->beh.rpm_suspended = false;
-		d->beh.pm_wait_for = 0;
-		for (int k = 0; k < 2; k++) {	/* A2 */
-			int p = k ? PH_RESUME_EARLY : PH_SUSPEND_LATE;
-
-			d->beh.dur_us[p] = 0;
-			d->beh.err[p] = 0;
-		}
-	}
 	int n = 0;
 
 	for (int a = 0; a < s->nact; a++)
 		if (s->act[a].kind != ACT_ASYNC_ATTR || attr_agrees(&s->act[a]))
-			s->act[n++] = s->act[a];	/* A3 */
+			s->act[n++] = s->act[a];
 	s->nact = n;
 }
 
@@ -131,9 +126,11 @@ static void observe(const struct scenario *s, const struct pm_variant *v,
 	memcpy(out->errors, r.errors, sizeof(out->errors));
 }
 
-static bool seed_phase(int p)
+/* A2: the phases a comparison counts. */
+static bool counted(int p, unsigned int shared)
 {
-	return p != PH_SUSPEND_LATE && p != PH_RESUME_EARLY;
+	return (shared & VF_LATE_EARLY) ||
+	       (p != PH_SUSPEND_LATE && p != PH_RESUME_EARLY);
 }
 
 static void differ(const struct scenario *s, const char *a, const char *b,
@@ -150,10 +147,11 @@ static void differ(const struct scenario *s, const char *a, const char *b,
 /* Run v in configuration c on s and compare what a user sees with the
  * baseline's outcome. */
 static void compare(struct scenario *s, const struct pm_variant *v,
+		    const struct pm_variant *partner, unsigned int shared,
 		    const struct diff_config *c, const struct outcome *base,
 		    struct outcome *other, bool removals, int nerr, int err)
 {
-	const char *bname = base_variant->name;
+	const char *bname = partner->name;
 	unsigned int wl = s->worker_limit;
 	char what[256];
 
@@ -175,7 +173,7 @@ static void compare(struct scenario *s, const struct pm_variant *v,
 			for (int p = 0; p < NR_PHASES; p++) {
 				int k = i * NR_PHASES + p;
 
-				if (!seed_phase(p) || base->ran[k] == other->ran[k])
+				if (!counted(p, shared) || base->ran[k] == other->ran[k])
 					continue;
 				snprintf(what, sizeof(what),
 					 "'%s' ran %s %u and %u times",
@@ -193,45 +191,73 @@ static void compare(struct scenario *s, const struct pm_variant *v,
 	}
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Whether the shared scenario has removals, and its failing callbacks
+ * (how many, and the last one's error). */
+static void survey(const struct scenario *s, bool *removals, int *nerr,
+		   int *err)
 {
-	struct scenario s;
-
-	scenario_decode(data, size, &limits, &s);
-	restrict_to_shared(&s);
-
-	bool removals = false;
-	int nerr = 0, err = 0;
-
-	for (int a = 0; a < s.nact; a++)
-		removals |= s.act[a].kind == ACT_UNREGISTER;
-	for (int i = 0; i < s.ndev; i++) {
-		removals |= s.dev[i].beh.remove_phase >= 0;
+	*removals = false;
+	*nerr = 0;
+	*err = 0;
+	for (int a = 0; a < s->nact; a++)
+		*removals |= s->act[a].kind == ACT_UNREGISTER;
+	for (int i = 0; i < s->ndev; i++) {
+		*removals |= s->dev[i].beh.remove_phase >= 0 ||
+			     s->dev[i].k.release_unregisters >= 0;
 		for (int p = 0; p < NR_PHASES; p++)
-			if (s.dev[i].beh.err[p] && pm_phase_is_suspend(p)) {
-				nerr++;
-				err = s.dev[i].beh.err[p];
+			if (s->dev[i].beh.err[p] && pm_phase_is_suspend(p)) {
+				(*nerr)++;
+				*err = s->dev[i].beh.err[p];
 			}
 	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct scn_device *devs;
+	static int cap;
+	/* The partner's outcome, kept while the next variant shares the
+	 * same partner and restriction. */
+	const struct pm_variant *base_of = NULL;
+	unsigned int base_shared = 0;
+	struct scenario s, shared;
 	struct outcome base, other;
 
+	scenario_decode(data, size, &limits, &s);
 	base.ran = dpm_xcalloc((size_t)s.ndev * NR_PHASES, sizeof(*base.ran));
 	other.ran = dpm_xcalloc((size_t)s.ndev * NR_PHASES, sizeof(*other.ran));
-	/* The baseline: the registry's first configuration (the seed with
-	 * every fix); every other one is compared with it. */
-	observe(&s, base_variant, base_variant->diff[0].fixes, &base);
 	for (int vi = 0; vi < pm_nvariants; vi++) {
-		const struct pm_variant *v = pm_variants[vi];
+		const struct pm_variant *v = pm_variants[vi], *w;
 
-		for (const struct diff_config *c = v->diff; c && c->fixes; c++) {
-			if (v == base_variant && c == v->diff)
-				continue;
-			compare(&s, v, c, &base, &other, removals, nerr, err);
+		if (!v->diff || !v->diff_with)
+			continue;
+		w = variant_find(v->diff_with);
+		unsigned int feat = v->features & w->features;
+		bool removals;
+		int nerr, err;
+
+		dpm_cut(&s, feat, &shared, &devs, &cap);	/* A1, A2 */
+		struct scn_action *acts = NULL;
+
+		if ((v->features ^ w->features) & VF_SYSFS_STREQ) {	/* A3 */
+			acts = dpm_xrealloc(NULL, (size_t)s.nact, sizeof(*acts));
+			memcpy(acts, s.act, sizeof(*acts) * (size_t)s.nact);
+			shared.act = acts;
+			drop_disagreeing_writes(&shared);
 		}
+		survey(&shared, &removals, &nerr, &err);
+		if (base_of != w || base_shared != (feat | (acts ? 1u << 31 : 0))) {
+			observe(&shared, w, w->diff[0].fixes, &base);
+			base_of = w;
+			base_shared = feat | (acts ? 1u << 31 : 0);
+		}
+		for (const struct diff_config *c = v->diff; c->fixes; c++)
+			compare(&shared, v, w, feat, c, &base, &other, removals,
+				nerr, err);
+		free(acts);
 	}
 	free(base.ran);
 	free(other.ran);
 	scenario_free(&s);
 	return 0;
 }
-

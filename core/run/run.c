@@ -269,30 +269,31 @@ static void threads_watchdog(void)
 }
 
 /*
- * The scenario as the variant's kernel can have it: the features it
+ * The scenario as a variant whose kernel has the features feat can have
+ * it: the features it
  * lacks are left out (docs/scenario.md), and a device counts as
  * runtime-suspended only where its children and consumers are too
- * (runtime PM suspends a device only after them).  Kept in a buffer
- * reused from run to run.
+ * (runtime PM suspends a device only after them).  out shares s's
+ * actions and schedule; its devices are in devs (capacity *cap),
+ * reallocated as needed.
  */
-static struct scenario *cut_to_features(const struct scenario *s,
-					unsigned int feat)
+void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
+	     struct scn_device **devsp, int *cap)
 {
-	static struct scenario cut;
-	static struct scn_device *devs;
-	static int cap;
+	struct scn_device *devs;
 
-	if (s->ndev > cap) {
-		cap = s->ndev;
-		devs = dpm_xrealloc(devs, (size_t)cap, sizeof(*devs));
+	if (s->ndev > *cap) {
+		*cap = s->ndev;
+		*devsp = dpm_xrealloc(*devsp, (size_t)*cap, sizeof(**devsp));
 	}
-	cut = *s;
-	cut.dev = devs;
+	devs = *devsp;
+	*out = *s;
+	out->dev = devs;
 	memcpy(devs, s->dev, sizeof(*devs) * (size_t)s->ndev);
 	if (!(feat & VF_TRANSITIONS))
-		cut.transition = TR_MEM;
+		out->transition = TR_MEM;
 	if (!(feat & VF_WAKEUP))
-		cut.wakeup_at_us = -1;
+		out->wakeup_at_us = -1;
 	for (int i = 0; i < s->ndev; i++) {
 		struct scn_device *d = &devs[i];
 		struct scn_device plain;
@@ -304,6 +305,13 @@ static struct scenario *cut_to_features(const struct scenario *s,
 			d->beh.pm_wait_for = 0;
 		if (!(feat & VF_DIRECT_COMPLETE))
 			d->beh.rpm_suspended = false;
+		if (!(feat & VF_LATE_EARLY))
+			for (int k = 0; k < 2; k++) {
+				int p = k ? PH_RESUME_EARLY : PH_SUSPEND_LATE;
+
+				d->beh.dur_us[p] = 0;
+				d->beh.err[p] = 0;
+			}
 		if (!(feat & VF_PM_STACK)) {
 			d->k.flags = 0;
 			d->k.dpm_flags = 0;
@@ -337,6 +345,17 @@ static struct scenario *cut_to_features(const struct scenario *s,
 		for (int k = 0; k < d->nsup; k++)
 			devs[d->sup[k]].beh.rpm_suspended = false;
 	}
+}
+
+/* dpm_cut() into a buffer reused from run to run. */
+static struct scenario *cut_to_features(const struct scenario *s,
+					unsigned int feat)
+{
+	static struct scenario cut;
+	static struct scn_device *devs;
+	static int cap;
+
+	dpm_cut(s, feat, &cut, &devs, &cap);
 	return &cut;
 }
 

@@ -66,6 +66,16 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
 	     struct run_result *r);
 
 /*
+ * s as a variant whose kernel has the features feat (VF_*) runs it: the
+ * others left out, runtime-suspended only where children and consumers
+ * are too, no PM below a device that needs none.  *out shares s's
+ * actions and schedule; its devices go to *devs (capacity *cap, grown
+ * as needed; the caller frees *devs).
+ */
+void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
+	     struct scn_device **devs, int *cap);
+
+/*
  * The report of a violation: replays the run with the log on and prints
  *   dpmfuzz: VIOLATION <ID>: <what>
  * then the scenario as text and the tail of the run log (at most

@@ -1014,10 +1014,12 @@ const struct pm_variant variant_modern = {
 	.name = "modern",
 	.summary = "Linux 6.12's main.c (6.16's scheme with async-early), our model",
 	.corpus = "modern",
-	.features = VF_LINKS | VF_DIRECT_COMPLETE | VF_PM_WAIT,
+	.features = VF_LINKS | VF_DIRECT_COMPLETE | VF_PM_WAIT | VF_LATE_EARLY |
+		    VF_SYSFS_STREQ,
 	.knobs = modern_knobs,
 	.nknobs = NR_MODERN_FIX,
 	.diff = modern_diff,
+	.diff_with = "seed",
 	.ops = &model_variant_ops,
 	.model = &modern_model,
 };

@@ -189,6 +189,7 @@ const struct pm_variant variant_rwsem = {
 	.knobs = rwsem_knobs,
 	.nknobs = NR_RWSEM_FIX,
 	.diff = rwsem_diff,
+	.diff_with = "seed",
 	.ops = &model_variant_ops,
 	.model = &rwsem_model,
 };

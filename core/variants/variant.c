@@ -43,7 +43,7 @@ void variants_list(FILE *f)
 {
 	static const char *const feature_names[] = {
 		"links", "direct-complete", "pm-wait", "transitions", "wakeup",
-		"pm-stack", "late-add", "link-flags",
+		"pm-stack", "late-add", "link-flags", "late-early", "sysfs-streq",
 	};
 
 	for (int i = 0; i < pm_nvariants; i++) {

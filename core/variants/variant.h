@@ -52,6 +52,10 @@ enum {
 					 * unregister */
 	VF_LINK_FLAGS = 1 << 7,		/* stateless, sync-state-only ...
 					 * links */
+	VF_LATE_EARLY = 1 << 8,		/* the late and early phases */
+	VF_SYSFS_STREQ = 1 << 9,	/* power/async read by sysfs_streq()
+					 * (the seed's parser stops at the
+					 * first newline) */
 };
 
 struct scenario;
@@ -105,8 +109,11 @@ struct pm_variant {
 	const struct knob *knobs;
 	int nknobs;
 	/* The configurations fuzz_diff runs it in, ended by one without
-	 * fixes; NULL: fuzz_diff leaves it out. */
+	 * fixes; NULL: fuzz_diff leaves it out.  diff_with names the
+	 * variant whose first configuration it is compared with (NULL: it
+	 * is a baseline, run only as others' partner). */
 	const struct diff_config *diff;
+	const char *diff_with;
 	const struct variant_ops *ops;
 	const struct model_ops *model;	/* the hand-written models only */
 };
