@@ -612,7 +612,7 @@ static void load(const char *flag, const char *path, struct scenario *s)
 	char err[512], m[600];
 	bool text;
 
-	if (dpm_load_file(path, &env.limits, s, &text, err, sizeof(err))) {
+	if (dpm_load_file(path, &env.limits, false, s, &text, err, sizeof(err))) {
 		snprintf(m, sizeof(m), "%s: %s", flag, err);
 		usage_error("%s", m);
 	}

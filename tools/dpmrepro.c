@@ -241,7 +241,7 @@ int main(int argc, char **argv)
 
 	if (dpm_env_read(&env, err, sizeof(err)))
 		die("%s%s", err, "");
-	if (dpm_load_file(path, &env.limits, &s, &is_text, err, sizeof(err)))
+	if (dpm_load_file(path, &env.limits, false, &s, &is_text, err, sizeof(err)))
 		die("%s%s", err, "");
 	if (check_regression && !is_text) {
 		scenario_free(&s);

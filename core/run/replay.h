@@ -21,22 +21,30 @@
 int dpm_read_file(const char *path, const char *what, char **buf, size_t *len,
 		  char *err, size_t errlen);
 
-/* Scenario text if, after blank and comment lines, it starts with the header. */
+/*
+ * A scenario text, by rule, not by luck: the header "dpmfuzz-scenario"
+ * (in any case) in the first 4 KiB, a UTF-8 byte order mark, every byte
+ * printable (tabs and line ends count), or nine bytes in ten of a file
+ * of 16 bytes or more that has a line end.  Anything else is fuzz input bytes.  So a damaged
+ * text is rejected in one line, never run as another scenario.
+ */
 bool dpm_looks_like_text(const char *buf, size_t len);
 
 /*
- * buf as dpmrepro reads it: a scenario text (told by its header), or
- * anything else as fuzz_seed input bytes decoded under lim (which never
- * fails).  *text says which.  0, or -1 with the parser's "line N: ..."
+ * buf as dpmrepro reads it: a scenario text (dpm_looks_like_text(); a
+ * leading byte order mark is skipped), or anything else, or everything
+ * with bytes set (--bytes), as fuzz input bytes decoded under lim
+ * (which never fails).  *text says which.  0, or -1 with the parser's "line N: ..."
  * in err.
  */
 int dpm_load(const char *buf, size_t len, const struct scn_limits *lim,
-	     struct scenario *s, bool *text, char *err, size_t errlen);
+	     bool bytes, struct scenario *s, bool *text, char *err,
+	     size_t errlen);
 
 /* dpm_read_file() and dpm_load() of a path (crash files decoded under
  * lim: the DPMFUZZ_* limits, core/run/settings.h); a parse error reads
  * "PATH: line N: ...". */
-int dpm_load_file(const char *path, const struct scn_limits *lim,
+int dpm_load_file(const char *path, const struct scn_limits *lim, bool bytes,
 		  struct scenario *s, bool *text, char *err, size_t errlen);
 
 /*
