@@ -240,8 +240,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct scn_action *acts = NULL;
 
 		if ((v->features ^ w->features) & VF_SYSFS_STREQ) {	/* A3 */
-			acts = dpm_xrealloc(NULL, (size_t)s.nact, sizeof(*acts));
-			memcpy(acts, s.act, sizeof(*acts) * (size_t)s.nact);
+			acts = dpm_xmemdup(s.act, (size_t)s.nact, sizeof(*acts));
 			shared.act = acts;
 			drop_disagreeing_writes(&shared);
 		}

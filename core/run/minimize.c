@@ -24,12 +24,9 @@ static struct scenario clone(const struct scenario *s)
 {
 	struct scenario c = *s;
 
-	c.dev = dpm_xrealloc(NULL, (size_t)s->ndev, sizeof(*c.dev));
-	c.act = dpm_xrealloc(NULL, (size_t)s->nact, sizeof(*c.act));
-	c.sched = dpm_xrealloc(NULL, s->nsched, 1);
-	memcpy(c.dev, s->dev, sizeof(*c.dev) * (size_t)s->ndev);
-	memcpy(c.act, s->act, sizeof(*c.act) * (size_t)s->nact);
-	memcpy(c.sched, s->sched, s->nsched);
+	c.dev = dpm_xmemdup(s->dev, (size_t)s->ndev, sizeof(*c.dev));
+	c.act = dpm_xmemdup(s->act, (size_t)s->nact, sizeof(*c.act));
+	c.sched = dpm_xmemdup(s->sched, s->nsched, 1);
 	return c;
 }
 

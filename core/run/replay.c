@@ -177,11 +177,19 @@ static bool shows(const struct run_result *r, int want)
 	return r->violated && (want < 0 || (int)r->id == want);
 }
 
+long dpm_search_bound(const struct scenario *s, long max)
+{
+	long cap = DPM_SEARCH_BUDGET / ((long)s->ndev * s->cycles + 1);
+
+	return max > cap ? (cap ? cap : 1) : max;
+}
+
 long dpm_schedule_search(struct scenario *s, const struct run_opts *o, long max,
 			 int want, struct run_result *r)
 {
 	uint64_t xs = 0x2545f4914f6cdd1dULL;
 
+	max = dpm_search_bound(s, max);
 	dpm_run(s, o, r);
 	if (shows(r, want))
 		return 0;

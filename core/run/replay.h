@@ -57,6 +57,7 @@ int dpm_pick(const struct scenario *s, const char *variant, const char *fix,
 
 /*
  * dpmrepro --schedules: run s as written, then up to max other schedules
+ * (dpm_search_bound() of it)
  * (random schedule bytes from a fixed seed, the same sequence every
  * time) until a run shows want (an enum inv; -1: any violation).  Returns
  * the schedule that did (0: s's own, k: the search's k-th) with s->sched
@@ -65,6 +66,16 @@ int dpm_pick(const struct scenario *s, const char *variant, const char *fix,
  */
 long dpm_schedule_search(struct scenario *s, const struct run_opts *o, long max,
 			 int want, struct run_result *r);
+
+/*
+ * A schedule search runs at most this many devices' transitions in all
+ * (a run of n devices and c cycles counts n * c): 20,000 schedules of
+ * the fuzzers' largest scenarios, fewer of larger ones, so a search of a
+ * million devices ends in seconds, not hours.  dpm_search_bound() is
+ * the number of schedules max becomes for s; callers say when it cut.
+ */
+#define DPM_SEARCH_BUDGET 50000000L
+long dpm_search_bound(const struct scenario *s, long max);
 
 /* The invariant a scenario's 'expect' line names, or -1 ("clean", none). */
 int dpm_expected(const struct scenario *s);

@@ -461,6 +461,11 @@ static void oracle_view_free(struct oracle_view *v)
 	free(v->dpm_flags);
 }
 
+/* The threads engine's watchdog: its base deadline (the run options may
+ * set another) and the time it adds per device and cycle. */
+#define WATCHDOG_BASE_MS 10000
+#define WATCHDOG_US_PER_DEVICE 200
+
 /* The step limit of a det run: scheduling points before LIVENESS
  * (livelock), generous for the work a scenario can ask. */
 #define STEP_LIMIT_BASE 20000ULL
@@ -516,6 +521,12 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 	if (o->engine == ENGINE_THREADS) {
 		struct threads_config tc = o->threads;
 
+		/* The deadline grows with the work: a run of a million
+		 * devices on threads takes minutes, not seconds. */
+		if (!tc.watchdog_ms)
+			tc.watchdog_ms = WATCHDOG_BASE_MS;
+		tc.watchdog_ms += (unsigned int)((uint64_t)s->ndev * (uint64_t)s->cycles *
+						 WATCHDOG_US_PER_DEVICE / 1000);
 		tc.on_watchdog = threads_watchdog;
 		tc.on_violation = threads_violation;
 		out = threads_run(pm_main, NULL, &tc, &r->stats);
