@@ -18,7 +18,7 @@ struct threads_config {
 	/* Real nanoseconds per virtual microsecond of callback time
 	 * (default 1: a virtual second takes a real millisecond). */
 	uint64_t ns_per_virtual_us;
-	/* Run deadline: dpm_run() adds 0.2 ms per device and cycle to
+	/* Run deadline: dpm_run() adds 2 ms per device and cycle to
 	 * it (default 10000). */
 	unsigned int watchdog_ms;
 	/* Called before the process ends: by the watchdog (then

@@ -464,7 +464,7 @@ static void oracle_view_free(struct oracle_view *v)
 /* The threads engine's watchdog: its base deadline (the run options may
  * set another) and the time it adds per device and cycle. */
 #define WATCHDOG_BASE_MS 10000
-#define WATCHDOG_US_PER_DEVICE 200
+#define WATCHDOG_US_PER_DEVICE 2000
 
 /* The step limit of a det run: scheduling points before LIVENESS
  * (livelock), generous for the work a scenario can ask. */
