@@ -507,6 +507,11 @@ int det_unfinished(struct det_task_info *out, int max)
 	return n;
 }
 
+const char *det_task_name(int id)
+{
+	return id >= 0 && id < nall ? all[id]->name : "?";
+}
+
 static int det_current_id(void)
 {
 	return cur->id;
