@@ -141,8 +141,8 @@ void cli_help(const struct cli_program *p, FILE *f)
 	while (*u) {
 		size_t n = strcspn(u, "\n");
 
-		fprintf(f, "%s %s %.*s\n", u == p->usage ? "usage:" : "      ",
-			p->name, (int)n, u);
+		fprintf(f, "%s %s%s%.*s\n", u == p->usage ? "usage:" : "      ",
+			p->name, n ? " " : "", (int)n, u);
 		u += n + (u[n] == '\n');
 	}
 	fprintf(f, "%s\n\nOptions:\n", p->about);
@@ -158,7 +158,7 @@ void cli_help(const struct cli_program *p, FILE *f)
 			w = snprintf(spec, sizeof(spec), "    --%s", o->name);
 		if (o->arg)
 			w += snprintf(spec + w, sizeof(spec) - (size_t)w, " %s", o->arg);
-		fprintf(f, "  %s%*s%s\n", spec, w < 28 ? 30 - w : 2, "", o->help);
+		fprintf(f, "  %s%*s%s\n", spec, w <= 26 ? 28 - w : 2, "", o->help);
 	}
 	if (p->footer && *p->footer)
 		fprintf(f, "\n%s", p->footer);
