@@ -7,8 +7,9 @@
  *   dpmstress [--variant V] [--fix K,...] [--search N] --find-schedule FILE
  *
  * The options are the table below (dpmstress --help prints it;
- * docs/stress.md, "Options", describes each).  Defaults: the threads engine, seed 1, 200 scenarios of up to 32
- * devices, no fixes (the code as posted).
+ * docs/stress.md, "Options", describes each).  Defaults: the threads
+ * engine, seed 1, 200 scenarios of up to 32 devices, no fixes (the code
+ * as posted).
  *
  * Scenario 0 is directed (generate_directed()) unless --fixed-size, which
  * is for measuring scale; every other scenario i of seed S
@@ -132,7 +133,7 @@ struct stress_options {
 	bool list_variants;
 };
 
-static struct stress_options opt = {
+static struct stress_options cfg = {
 	.fix = "none", .seed = 1, .iterations = 200, .max_devices = 32,
 	.engine = ENGINE_THREADS, .jobs = 1, .strategy = STRAT_INPUT,
 	.pct_depth = 3, .perturb = 4, .time_scale = 1, .watchdog_ms = 10000,
@@ -151,7 +152,7 @@ static struct run_opts opts;
 		(to) = n_;                                                    \
 	} while (0)
 
-/* The command line into opt: 0 to run, 1 to exit 0 (--help,
+/* The command line into cfg: 0 to run, 1 to exit 0 (--help,
  * --version), -1 bad usage (err). */
 static int parse_args(int argc, char **argv, char *err, size_t errlen)
 {
@@ -171,75 +172,75 @@ static int parse_args(int argc, char **argv, char *err, size_t errlen)
 			cli_version(&program, stdout);
 			return 1;
 		case OPT_VARIANT:
-			opt.variant_given = true;
-			opt.variant = variant_find(arg);
-			if (!opt.variant) {
+			cfg.variant_given = true;
+			cfg.variant = variant_find(arg);
+			if (!cfg.variant) {
 				snprintf(err, errlen, "no variant '%.60s' (variants: %s)",
 					 arg, variant_names());
 				return -1;
 			}
 			break;
 		case OPT_SEED:
-			NUMBER("--seed", 0, 1LL << 62, opt.seed);
+			NUMBER("--seed", 0, 1LL << 62, cfg.seed);
 			break;
 		case OPT_ITERATIONS:
-			NUMBER("--iterations", 1, 1LL << 40, opt.iterations);
+			NUMBER("--iterations", 1, 1LL << 40, cfg.iterations);
 			break;
 		case OPT_DURATION:
-			NUMBER("--duration", 1, 1LL << 30, opt.duration);
+			NUMBER("--duration", 1, 1LL << 30, cfg.duration);
 			break;
 		case OPT_DEVICES:
-			NUMBER("--devices", 1, 10000000, opt.max_devices);
+			NUMBER("--devices", 1, 10000000, cfg.max_devices);
 			break;
 		case OPT_FIXED_SIZE:
-			opt.fixed_size = true;
+			cfg.fixed_size = true;
 			break;
 		case OPT_ENGINE:
 			if ((k = cli_choice("--engine", arg, engines, err, errlen)) < 0)
 				return -1;
-			opt.engine = k ? ENGINE_THREADS : ENGINE_DET;
+			cfg.engine = k ? ENGINE_THREADS : ENGINE_DET;
 			break;
 		case OPT_FIX:
-			opt.fix = arg;
+			cfg.fix = arg;
 			break;
 		case OPT_JOBS:
-			NUMBER("--jobs", 1, 256, opt.jobs);
+			NUMBER("--jobs", 1, 256, cfg.jobs);
 			break;
 		case OPT_STRATEGY:
 			if ((k = cli_choice("--strategy", arg, strategies, err, errlen)) < 0)
 				return -1;
-			opt.strategy = (enum strategy_kind)k;
+			cfg.strategy = (enum strategy_kind)k;
 			break;
 		case OPT_PCT:
-			NUMBER("--pct", 1, 17, opt.pct_depth);
-			opt.strategy = STRAT_PCT;
+			NUMBER("--pct", 1, 17, cfg.pct_depth);
+			cfg.strategy = STRAT_PCT;
 			break;
 		case OPT_PERTURB:
-			NUMBER("--perturb", 0, 1 << 20, opt.perturb);
+			NUMBER("--perturb", 0, 1 << 20, cfg.perturb);
 			break;
 		case OPT_TIME_SCALE:
-			NUMBER("--time-scale", 0, 1000000, opt.time_scale);
+			NUMBER("--time-scale", 0, 1000000, cfg.time_scale);
 			break;
 		case OPT_WATCHDOG:
-			NUMBER("--watchdog", 10, 3600000, opt.watchdog_ms);
+			NUMBER("--watchdog", 10, 3600000, cfg.watchdog_ms);
 			break;
 		case OPT_OUT:
-			opt.out_dir = arg;
+			cfg.out_dir = arg;
 			break;
 		case OPT_REPLAY:
-			opt.replay = arg;
+			cfg.replay = arg;
 			break;
 		case OPT_SCHEDULES:
-			NUMBER("--schedules", 0, 1LL << 40, opt.schedules);
+			NUMBER("--schedules", 0, 1LL << 40, cfg.schedules);
 			break;
 		case OPT_SEARCH:
-			NUMBER("--search", 0, 1LL << 40, opt.search);
+			NUMBER("--search", 0, 1LL << 40, cfg.search);
 			break;
 		case OPT_FIND_SCHEDULE:
-			opt.find_schedule = arg;
+			cfg.find_schedule = arg;
 			break;
 		case OPT_LIST_VARIANTS:
-			opt.list_variants = true;
+			cfg.list_variants = true;
 			break;
 		}
 	}
@@ -248,7 +249,7 @@ static int parse_args(int argc, char **argv, char *err, size_t errlen)
 			 argv[optind]);
 		return -1;
 	}
-	if (!*opt.out_dir) {
+	if (!*cfg.out_dir) {
 		snprintf(err, errlen, "--out wants a directory, not ''");
 		return -1;
 	}
@@ -284,7 +285,7 @@ static const int errs[] = { -EIO, -EBUSY, -ENODEV, -ENOMEM };
 static void generate_directed(struct scenario *s)
 {
 	scenario_init(s);
-	s->ndev = opt.max_devices < 33 ? opt.max_devices : 33;
+	s->ndev = cfg.max_devices < 33 ? cfg.max_devices : 33;
 	s->dev = calloc((size_t)s->ndev, sizeof(*s->dev));
 	s->act = calloc(1, sizeof(*s->act));
 	if (!s->dev || !s->act)
@@ -306,9 +307,9 @@ static void generate_directed(struct scenario *s)
 
 static void generate(uint64_t i, struct scenario *s)
 {
-	uint64_t r = opt.seed * 0x100000001b3ULL ^ (i + 1) * 0x9e3779b97f4a7c15ULL;
+	uint64_t r = cfg.seed * 0x100000001b3ULL ^ (i + 1) * 0x9e3779b97f4a7c15ULL;
 
-	if (i == 0 && !opt.fixed_size) {
+	if (i == 0 && !cfg.fixed_size) {
 		generate_directed(s);
 		return;
 	}
@@ -318,9 +319,9 @@ static void generate(uint64_t i, struct scenario *s)
 	s->cycles = 1 + (int)below(&r, 3);
 	s->inline_every = below(&r, 8) == 0 ? 2 + (unsigned)below(&r, 4) : 0;
 	s->worker_limit = below(&r, 8) == 0 ? 1 + (unsigned)below(&r, 4) : 0;
-	if (opt.no_worker_limit)	/* DPMFUZZ_NO_WORKER_LIMIT=1, as the fuzz targets */
+	if (cfg.no_worker_limit)	/* DPMFUZZ_NO_WORKER_LIMIT=1, as the fuzz targets */
 		s->worker_limit = 0;
-	s->ndev = opt.fixed_size ? opt.max_devices : 1 + (int)below(&r, opt.max_devices);
+	s->ndev = cfg.fixed_size ? cfg.max_devices : 1 + (int)below(&r, cfg.max_devices);
 	s->dev = calloc((size_t)s->ndev, sizeof(*s->dev));
 	if (!s->dev)
 		abort();
@@ -353,14 +354,14 @@ static void generate(uint64_t i, struct scenario *s)
 	 * devices, runtime-suspended leaves of the tree, pm-waits.  Drawn
 	 * only for such a variant, so the others' scenarios stay as they
 	 * were. */
-	for (int d = 0; opt.variant->features && d < s->ndev; d++) {
+	for (int d = 0; cfg.variant->features && d < s->ndev; d++) {
 		struct scn_device *v = &s->dev[d];
 
-		if ((opt.variant->features & VF_LINKS) && d && below(&r, 8) == 0)
+		if ((cfg.variant->features & VF_LINKS) && d && below(&r, 8) == 0)
 			v->sup[v->nsup++] = (int)below(&r, (uint64_t)d);
-		if ((opt.variant->features & VF_DIRECT_COMPLETE) && below(&r, 4) == 0)
+		if ((cfg.variant->features & VF_DIRECT_COMPLETE) && below(&r, 4) == 0)
 			v->beh.rpm_suspended = true;
-		if ((opt.variant->features & VF_PM_WAIT) && below(&r, 30) == 0) {
+		if ((cfg.variant->features & VF_PM_WAIT) && below(&r, 30) == 0) {
 			int t = (int)below(&r, (uint64_t)s->ndev);
 
 			if (t != d)
@@ -477,14 +478,14 @@ static void strategy_reset(uint64_t key, const struct scenario *s)
 	st.low = 1ULL << 30;
 	if (st.prio)
 		memset(st.prio, 0, sizeof(*st.prio) * (size_t)st.nprio);
-	st.nchange = opt.pct_depth - 1 > 16 ? 16 : opt.pct_depth - 1;
+	st.nchange = cfg.pct_depth - 1 > 16 ? 16 : cfg.pct_depth - 1;
 	/* Change points spread over the expected number of choices. */
 	uint64_t k = 50 + 20 * (uint64_t)s->ndev * (uint64_t)s->cycles;
 
 	for (int c = 0; c < st.nchange; c++)
 		st.change[c] = 1 + below(&st.rng, k);
-	opts.choose = opt.strategy == STRAT_RANDOM ? random_choose :
-		      opt.strategy == STRAT_PCT ? pct_choose : NULL;
+	opts.choose = cfg.strategy == STRAT_RANDOM ? random_choose :
+		      cfg.strategy == STRAT_PCT ? pct_choose : NULL;
 	opts.choose_ctx = &st;
 }
 
@@ -499,8 +500,8 @@ static char last_file[4096];
 
 static const char *strategy_name(void)
 {
-	return opt.strategy == STRAT_RANDOM ? "random" :
-	       opt.strategy == STRAT_PCT ? "pct" : "input";
+	return cfg.strategy == STRAT_RANDOM ? "random" :
+	       cfg.strategy == STRAT_PCT ? "pct" : "input";
 }
 
 /* The knobs on, as --fix takes them ("none" for none). */
@@ -508,7 +509,7 @@ static const char *fixes_spelled(void)
 {
 	static char fixes[512];
 
-	knobs_format(opt.variant, opts.fixes, fixes, sizeof(fixes));
+	knobs_format(cfg.variant, opts.fixes, fixes, sizeof(fixes));
 	return fixes;
 }
 
@@ -521,19 +522,19 @@ static void save_scenario(const struct scenario *s, uint64_t index,
 {
 	struct scenario copy = *s;
 
-	if (opt.engine == ENGINE_DET && opts.choose) {
+	if (cfg.engine == ENGINE_DET && opts.choose) {
 		/* The strategy's choices become the schedule bytes. */
 		copy.sched = st.rec;
 		copy.nsched = st.nrec;
 		if (!st.rec_exact)
 			printf("dpmstress: a choice had more than 256 candidates: the saved schedule may not replay exactly\n");
 	}
-	snprintf(copy.variant, sizeof(copy.variant), "%s", opt.variant->name);
+	snprintf(copy.variant, sizeof(copy.variant), "%s", cfg.variant->name);
 	snprintf(copy.fixes, sizeof(copy.fixes), "%s", opts.fixes ? fixes_spelled() : "");
 	snprintf(copy.expect, sizeof(copy.expect), "%s", expect ? expect : "");
 	snprintf(last_file, sizeof(last_file), "%s/dpmstress-%s-seed%llu-%llu.scenario",
-		 opt.out_dir, opt.engine == ENGINE_DET ? "det" : "threads",
-		 (unsigned long long)opt.seed, (unsigned long long)index);
+		 cfg.out_dir, cfg.engine == ENGINE_DET ? "det" : "threads",
+		 (unsigned long long)cfg.seed, (unsigned long long)index);
 	char *txt = scenario_print(&copy);
 	FILE *f = fopen(last_file, "w");
 
@@ -554,13 +555,13 @@ static void print_threads_replay(const char *lead, const char *file,
 				 long long times)
 {
 	printf("%sdpmstress --engine threads --variant %s --fix %s --replay %s --iterations %lld\n",
-	       lead, opt.variant->name, fixes_spelled(), file, times);
+	       lead, cfg.variant->name, fixes_spelled(), file, times);
 }
 
 /* The command that shows it on the det engine: schedule k of the search. */
 static void print_dpmrepro(const char *file, long k, const char *note)
 {
-	printf(REPRODUCE "dpmrepro --variant %s --fix %s", opt.variant->name,
+	printf(REPRODUCE "dpmrepro --variant %s --fix %s", cfg.variant->name,
 	       fixes_spelled());
 	if (k)
 		printf(" --schedules %ld", k);
@@ -575,15 +576,15 @@ static void print_dpmrepro(const char *file, long k, const char *note)
 static void find_det_schedule(const char *file)
 {
 	char n[32];
-	char *args[] = { "dpmstress", "--variant", (char *)opt.variant->name,
+	char *args[] = { "dpmstress", "--variant", (char *)cfg.variant->name,
 			 "--fix", (char *)fixes_spelled(), "--search", n,
 			 "--find-schedule", (char *)file, NULL };
 	extern char **environ;
 	pid_t pid;
 	int rc, status;
 
-	snprintf(n, sizeof(n), "%lld", opt.search);
-	if (!opt.search) {
+	snprintf(n, sizeof(n), "%lld", cfg.search);
+	if (!cfg.search) {
 		printf("dpmstress: no det search (--search 0); the finding replays on real threads:\n");
 		print_threads_replay(REPRODUCE, file, 1000);
 		return;
@@ -606,7 +607,7 @@ static void save_violation(const struct scenario *s, const struct run_result *r,
 {
 	printf("dpmfuzz: VIOLATION %s: %s\n", inv_name(r->id), r->msg);
 	save_scenario(s, index, inv_name(r->id), "");
-	if (opt.engine == ENGINE_DET) {
+	if (cfg.engine == ENGINE_DET) {
 		print_dpmrepro(last_file, 0, "");
 	} else {
 		if (r->id == INV_LIVENESS)
@@ -642,7 +643,7 @@ static void report_race(const struct scenario *s, uint64_t index)
 	       (unsigned long long)index);
 	save_scenario(s, index, NULL,
 		      "# ThreadSanitizer reported a data race in this scenario\n");
-	if (opt.engine == ENGINE_THREADS) {
+	if (cfg.engine == ENGINE_THREADS) {
 		printf("dpmstress: no dpmrepro command reproduces a data race: the det engine runs one task at a time, so its tasks never race; it replays on real threads in a ThreadSanitizer build:\n");
 		print_threads_replay(REPRODUCE, last_file, 10);
 	} else {
@@ -685,8 +686,8 @@ static bool run_one(struct scenario *s, uint64_t index)
 
 	current_index = index;
 	races_before = __atomic_load_n(&races, __ATOMIC_RELAXED);
-	if (opt.engine == ENGINE_DET)
-		strategy_reset(opt.seed ^ (index * 0x2545f4914f6cdd1dULL), s);
+	if (cfg.engine == ENGINE_DET)
+		strategy_reset(cfg.seed ^ (index * 0x2545f4914f6cdd1dULL), s);
 	dpm_run(s, &opts, &r);
 	sum.scenarios++;
 	sum.transitions += s->cycles;
@@ -724,10 +725,10 @@ static void run_share(int job)
 {
 	double start = now_s(), last = start;
 
-	for (long long i = job; i < opt.iterations || opt.duration; i += opt.jobs) {
+	for (long long i = job; i < cfg.iterations || cfg.duration; i += cfg.jobs) {
 		double t = now_s();
 
-		if (opt.duration && t - start >= (double)opt.duration)
+		if (cfg.duration && t - start >= (double)cfg.duration)
 			break;
 		if (t - last >= 5.0) {
 			last = t;
@@ -774,12 +775,12 @@ static int do_find_schedule(struct scenario s, const char *file)
 	opts.engine = ENGINE_DET;
 	opts.choose = NULL;
 	opts.on_fatal = NULL;
-	k = dpm_schedule_search(&s, &opts, opt.search, want, &r);
+	k = dpm_schedule_search(&s, &opts, cfg.search, want, &r);
 	scenario_free(&s);
 	if (k < 0) {
 		printf("dpmstress: neither the scenario's own det schedule nor %lld more of dpmrepro's search show %s, so no dpmrepro command reproduces it (a longer det search: dpmstress --engine det --variant %s --fix %s --replay %s --strategy pct --schedules 100000); it replays on real threads:\n",
-		       opt.search, want < 0 ? "a violation" : inv_name(want),
-		       opt.variant->name, fixes_spelled(), file);
+		       cfg.search, want < 0 ? "a violation" : inv_name(want),
+		       cfg.variant->name, fixes_spelled(), file);
 		print_threads_replay(REPRODUCE, file, 1000);
 		fflush(stdout);
 		return 1;
@@ -805,19 +806,19 @@ static int do_replay(void)
 	struct scenario s = replay_scn;
 	double start = now_s();
 
-	if (opt.engine == ENGINE_THREADS) {
-		for (long long i = 0; i < opt.iterations; i++)
+	if (cfg.engine == ENGINE_THREADS) {
+		for (long long i = 0; i < cfg.iterations; i++)
 			if (run_one(&s, (uint64_t)i))
 				break;
 	} else {
 		/* As written first, then other schedules. */
-		int saved = opt.strategy;
+		int saved = cfg.strategy;
 
-		opt.strategy = STRAT_INPUT;
+		cfg.strategy = STRAT_INPUT;
 		bool bad = run_one(&s, 0);
 
-		opt.strategy = saved == STRAT_INPUT ? STRAT_RANDOM : saved;
-		for (long long k = 1; !bad && k <= opt.schedules; k++) {
+		cfg.strategy = saved == STRAT_INPUT ? STRAT_RANDOM : saved;
+		for (long long k = 1; !bad && k <= cfg.schedules; k++) {
 			/* The strategy's choices, written back as bytes, so
 			 * the saved scenario replays on its own. */
 			bad = run_one(&s, (uint64_t)k);
@@ -841,33 +842,33 @@ static int resolve(struct scenario *find, char *err, size_t errlen)
 
 	if (dpm_env_read(&env, err, errlen))
 		return -1;
-	opt.no_worker_limit = env.limits.no_worker_limit;
-	if (!opt.variant)
-		opt.variant = variant_find("seed");
-	if (opt.replay) {
-		if (load("--replay", opt.replay, &replay_scn, err, errlen))
+	cfg.no_worker_limit = env.limits.no_worker_limit;
+	if (!cfg.variant)
+		cfg.variant = variant_find("seed");
+	if (cfg.replay) {
+		if (load("--replay", cfg.replay, &replay_scn, err, errlen))
 			return -1;
-		if (!opt.variant_given && replay_scn.variant[0] &&
-		    !(opt.variant = variant_find(replay_scn.variant))) {
+		if (!cfg.variant_given && replay_scn.variant[0] &&
+		    !(cfg.variant = variant_find(replay_scn.variant))) {
 			snprintf(err, errlen, "%.200s: no variant '%s' (variants: %s)",
-				 opt.replay, replay_scn.variant, variant_names());
+				 cfg.replay, replay_scn.variant, variant_names());
 			return -1;
 		}
 	}
-	if (knobs_parse(opt.variant, opt.fix, &opts.fixes, &bad, &bl) < 0) {
+	if (knobs_parse(cfg.variant, cfg.fix, &opts.fixes, &bad, &bl) < 0) {
 		snprintf(err, errlen, "--fix: no knob '%.*s' in this variant (dpmstress --fix list shows them)",
 			 (int)(bl > 60 ? 60 : bl), bad);
 		return -1;
 	}
-	if (opt.find_schedule &&
-	    load("--find-schedule", opt.find_schedule, find, err, errlen))
+	if (cfg.find_schedule &&
+	    load("--find-schedule", cfg.find_schedule, find, err, errlen))
 		return -1;
-	opts.variant = opt.variant;
-	opts.engine = opt.engine;
-	opts.threads.seed = opt.seed;
-	opts.threads.perturb = opt.perturb;
-	opts.threads.ns_per_virtual_us = opt.time_scale;
-	opts.threads.watchdog_ms = opt.watchdog_ms;
+	opts.variant = cfg.variant;
+	opts.engine = cfg.engine;
+	opts.threads.seed = cfg.seed;
+	opts.threads.perturb = cfg.perturb;
+	opts.threads.ns_per_virtual_us = cfg.time_scale;
+	opts.threads.watchdog_ms = cfg.watchdog_ms;
 	opts.on_fatal = on_fatal;
 	return 0;
 }
@@ -880,12 +881,12 @@ int main(int argc, char **argv)
 
 	if (rc > 0)
 		return 0;
-	if (rc == 0 && opt.list_variants) {
+	if (rc == 0 && cfg.list_variants) {
 		variants_list(stdout);
 		return 0;
 	}
-	if (rc == 0 && !strcmp(opt.fix, "list")) {
-		knobs_list(opt.variant ? opt.variant : variant_find("seed"), stdout);
+	if (rc == 0 && !strcmp(cfg.fix, "list")) {
+		knobs_list(cfg.variant ? cfg.variant : variant_find("seed"), stdout);
 		return 0;
 	}
 	if (rc == 0)
@@ -894,21 +895,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dpmstress: %s\n", err);
 		return 2;
 	}
-	if (opt.find_schedule)
-		return do_find_schedule(find, opt.find_schedule);
+	if (cfg.find_schedule)
+		return do_find_schedule(find, cfg.find_schedule);
 	char fixes[512];
 
-	knobs_format(opt.variant, opts.fixes, fixes, sizeof(fixes));
+	knobs_format(cfg.variant, opts.fixes, fixes, sizeof(fixes));
 	printf("dpmstress: variant %s, fixes %s, engine %s, strategy %s, seed %llu, %s %lld, devices <= %d%s, jobs %d\n",
-	       opt.variant->name, fixes, opt.engine == ENGINE_DET ? "det" : "threads",
-	       opt.engine == ENGINE_DET ? strategy_name() : "perturbed",
-	       (unsigned long long)opt.seed, opt.duration ? "seconds" : "iterations",
-	       opt.duration ? opt.duration : opt.iterations, opt.max_devices,
-	       opt.fixed_size ? " (fixed)" : "", opt.jobs);
+	       cfg.variant->name, fixes, cfg.engine == ENGINE_DET ? "det" : "threads",
+	       cfg.engine == ENGINE_DET ? strategy_name() : "perturbed",
+	       (unsigned long long)cfg.seed, cfg.duration ? "seconds" : "iterations",
+	       cfg.duration ? cfg.duration : cfg.iterations, cfg.max_devices,
+	       cfg.fixed_size ? " (fixed)" : "", cfg.jobs);
 	fflush(stdout);
-	if (opt.replay)
+	if (cfg.replay)
 		return do_replay();
-	if (opt.jobs == 1) {
+	if (cfg.jobs == 1) {
 		run_share(0);
 		print_summary();
 		return sum.violations ? 1 : 0;
@@ -917,7 +918,7 @@ int main(int argc, char **argv)
 	int fds[256][2];
 	pid_t pids[256];
 
-	for (int j = 0; j < opt.jobs; j++) {
+	for (int j = 0; j < cfg.jobs; j++) {
 		if (pipe(fds[j])) {
 			fprintf(stderr, "dpmstress: cannot create a pipe: %s\n",
 				strerror(errno));
@@ -937,7 +938,7 @@ int main(int argc, char **argv)
 	double secs = 0;
 	long long by[NR_INV] = { 0 }, sc = 0, tr = 0, vi = 0;
 
-	for (int j = 0; j < opt.jobs; j++) {
+	for (int j = 0; j < cfg.jobs; j++) {
 		int status;
 
 		if (read(fds[j][0], &sum, sizeof(sum)) == sizeof(sum)) {
