@@ -353,26 +353,32 @@ static int save_regression(struct scenario *s, const struct run_opts *o,
 			   size_t errlen)
 {
 	static struct run_result r;
-	char path[4096], d[4096];
+	char path[4096];
+	int e = 0;
 
 	dpm_run(s, o, &r);
 	if (ro->regression_dir)
-		snprintf(d, sizeof(d), "%s", ro->regression_dir);
+		snprintf(path, sizeof(path), "%.2000s/%.200s.scenario",
+			 ro->regression_dir, ro->save_regression);
 	else
-		snprintf(d, sizeof(d), "corpus/regressions/%s", o->variant->name);
-	snprintf(path, sizeof(path), "%s/%s.scenario", d, ro->save_regression);
+		snprintf(path, sizeof(path), "corpus/regressions/%s/%.200s.scenario",
+			 o->variant->name, ro->save_regression);
 	char *t = text_with_header(s, o, r.violated ? inv_name(r.id) : "clean");
 	FILE *f = fopen(path, "wx");
-	bool bad = !f;
 
-	if (f) {
-		fprintf(f, "# Guards: (say which knob and docs/findings.md entry)\n%s", t);
-		bad = fclose(f) != 0;
+	if (!f)
+		e = errno;
+	else {
+		/* Close it whether the write failed or not. */
+		bool bad = fprintf(f, "# Guards: (say which knob and docs/findings.md entry)\n%s", t) < 0;
+
+		if (fclose(f) || bad)
+			e = errno ? errno : EIO;
 	}
 	free(t);
-	if (bad) {
-		snprintf(err, errlen, "cannot %s %s: %s", f ? "write" : "create", path,
-			 errno == EEXIST ? "it exists already" : strerror(errno));
+	if (e) {
+		snprintf(err, errlen, "cannot %s %.900s: %s", f ? "write" : "create", path,
+			 e == EEXIST ? "it exists already" : strerror(e));
 		return -1;
 	}
 	printf("dpmrepro: wrote %s (expect %s)\n", path,
