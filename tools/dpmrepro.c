@@ -262,7 +262,11 @@ static void summary_task_trace(void)
 		printf("null,\"task_trace\":[]");
 		return;
 	}
-	printf("\"%.*s\",\"task_trace\":[", (int)vtlen, viol + vt);
+	char task[128];
+
+	snprintf(task, sizeof(task), "%.*s", (int)vtlen, viol + vt);
+	json_string(task);
+	printf(",\"task_trace\":[");
 	for (l = log; vtlen && l < viol; l += len + (l[len] == '\n')) {
 		len = strcspn(l, "\n");
 		if (log_fields(l, len, &t, &tlen, &w) && tlen == vtlen &&
