@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "capture_mutate.h"
+#include "util/xalloc.h"
 
 #define MAX_OUT (4u << 20)
 
@@ -37,11 +38,7 @@ static void reserve(struct mutate_buf *b, size_t more)
 		return;
 	while (b->cap < b->n + more)
 		b->cap = b->cap ? b->cap * 2 : 4096;
-	b->p = realloc(b->p, b->cap);
-	if (!b->p) {
-		fputs("capture_mutate: out of memory\n", stderr);
-		exit(2);
-	}
+	b->p = dpm_xrealloc(b->p, b->cap, 1);
 }
 
 /* Open a gap of len bytes at pos. */

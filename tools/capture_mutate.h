@@ -26,7 +26,8 @@ struct mutate_buf {
 /*
  * Case k of seed: picks one of the nsrc sources and writes a corrupt
  * copy of it to *out (replacing what it held).  Returns the source's
- * index.  Out of memory: one line on stderr, exit 2.
+ * index.  Out of memory: dpm_out_of_memory() (core/util/xalloc.h), as
+ * everywhere in the suite.
  */
 int capture_mutate(uint64_t seed, uint64_t k, const struct mutate_src *src,
 		   int nsrc, struct mutate_buf *out);

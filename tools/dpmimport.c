@@ -4,6 +4,9 @@
  *
  *   dpmimport [--dmesg FILE] [--ftrace FILE] [-o OUT] [--summary]
  *
+ * The options are the table below (dpmimport --help prints it;
+ * docs/import.md, "Options", lists them).
+ *
  * --dmesg FILE   a dmesg taken with initcall_debug:
  *                  calling  DEV+ @ PID, parent: PARENT[, cb: FN]
  *                  call DEV+ returned ERR after N usecs
@@ -32,11 +35,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "import.h"
 #include "run/replay.h"
 
-static const char usage[] =
-	"usage: dpmimport [--dmesg FILE] [--ftrace FILE] [-o OUT] [--summary]";
+enum { OPT_DMESG = CLI_FIRST_KEY, OPT_FTRACE, OPT_SUMMARY };
+
+static const struct cli_option options[] = {
+	{ "dmesg", OPT_DMESG, "FILE", "a dmesg taken with initcall_debug (calling/call lines, PM: phase lines)" },
+	{ "ftrace", OPT_FTRACE, "FILE", "sleepgraph's ftrace (device_pm_callback_start/end, suspend_resume)" },
+	{ "output", 'o', "OUT", "write the scenario to OUT (default: stdout)" },
+	{ "summary", OPT_SUMMARY, NULL, "print per-phase figures to stdout; the scenario then goes only to -o OUT" },
+	{ NULL, 0, NULL, NULL }
+};
+
+static const struct cli_program program = {
+	.name = "dpmimport",
+	.usage = "[--dmesg FILE] [--ftrace FILE] [-o OUT] [--summary]",
+	.about = "Turn a pm-graph/sleepgraph capture (dmesg, ftrace or both) into a dpmfuzz scenario.",
+	.options = options,
+	.footer =
+		"With both files the ftrace gives the devices, phases and durations; the dmesg adds\n"
+		"only the devices it lacks (docs/import.md).\n"
+		"Exit: 0 done, 2 bad usage or input (one line on stderr).\n",
+};
 
 static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
@@ -54,61 +76,69 @@ static void die(const char *fmt, ...)
 	exit(IMPORT_BAD_INPUT);
 }
 
+/* What a run of dpmimport does, from its command line. */
 struct opts {
 	const char *dmesg, *ftrace, *out;
 	bool summary;
 };
 
-/* "--opt FILE" or "--opt=FILE"; returns the value or NULL. */
-static const char *opt_value(const char *opt, int argc, char **argv, int *i)
-{
-	size_t n = strlen(opt);
-	const char *a = argv[*i];
-
-	if (strncmp(a, opt, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n])
-		return NULL;
-	if (*i + 1 >= argc)
-		die("%s needs a file name (%s)", opt, usage);
-	return argv[++*i];
-}
-
-static void set_once(const char **slot, const char *val, const char *opt)
+/* A file option, given once and not empty: 0, or -1 with err. */
+static int set_once(const char **slot, const char *val, const char *opt,
+		    char *err, size_t errlen)
 {
 	if (*slot)
-		die("%s given twice (%s)", opt, usage);
-	if (!*val)
-		die("%s needs a file name (%s)", opt, usage);
-	*slot = val;
+		snprintf(err, errlen, "%s given twice (dpmimport --help)", opt);
+	else if (!*val)
+		snprintf(err, errlen, "%s needs a file name (dpmimport --help)", opt);
+	else
+		*slot = val;
+	return *slot == val ? 0 : -1;
 }
 
-static void parse_args(int argc, char **argv, struct opts *o)
+/* 0 to import, 1 to exit 0 (--help, --version), -1 bad usage (err). */
+static int parse_args(int argc, char **argv, struct opts *o, char *err,
+		      size_t errlen)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *v;
+	const char *arg;
+	int c;
 
-		if ((v = opt_value("--dmesg", argc, argv, &i))) {
-			set_once(&o->dmesg, v, "--dmesg");
-		} else if ((v = opt_value("--ftrace", argc, argv, &i))) {
-			set_once(&o->ftrace, v, "--ftrace");
-		} else if ((v = opt_value("-o", argc, argv, &i))) {
-			set_once(&o->out, v, "-o");
-		} else if (!strcmp(argv[i], "--summary")) {
+	while ((c = cli_next(&program, argc, argv, &arg, err, errlen)) != CLI_END) {
+		switch (c) {
+		case CLI_ERROR:
+			return -1;
+		case CLI_HELP:
+			cli_help(&program, stdout);
+			return 1;
+		case CLI_VERSION:
+			cli_version(&program, stdout);
+			return 1;
+		case OPT_DMESG:
+			if (set_once(&o->dmesg, arg, "--dmesg", err, errlen))
+				return -1;
+			break;
+		case OPT_FTRACE:
+			if (set_once(&o->ftrace, arg, "--ftrace", err, errlen))
+				return -1;
+			break;
+		case 'o':
+			if (set_once(&o->out, arg, "-o", err, errlen))
+				return -1;
+			break;
+		case OPT_SUMMARY:
 			o->summary = true;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("%s\n", usage);
-			exit(0);
-		} else {
-			die("unknown %s '%s' (%s)",
-			    argv[i][0] == '-' ? "option" : "argument", argv[i],
-			    usage);
+			break;
 		}
 	}
-	if (!o->dmesg && !o->ftrace)
-		die("nothing to import: give --dmesg, --ftrace or both (%s)", usage);
+	if (optind < argc) {
+		snprintf(err, errlen, "unknown argument '%.200s' (dpmimport --help)",
+			 argv[optind]);
+		return -1;
+	}
+	if (!o->dmesg && !o->ftrace) {
+		snprintf(err, errlen, "nothing to import: give --dmesg, --ftrace or both (dpmimport --help)");
+		return -1;
+	}
+	return 0;
 }
 
 static void read_capture(const char *path, const char *kind,
@@ -143,8 +173,12 @@ int main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct import_request rq = { 0 };
 	char *dmesg = NULL, *ftrace = NULL, *text, err[512];
+	int rc = parse_args(argc, argv, &o, err, sizeof(err));
 
-	parse_args(argc, argv, &o);
+	if (rc > 0)
+		return 0;
+	if (rc < 0)
+		die("%s", err);
 	read_capture(o.ftrace, "ftrace", &rq.ftrace, &ftrace);
 	read_capture(o.dmesg, "dmesg", &rq.dmesg, &dmesg);
 	rq.summary = o.summary ? stdout : NULL;
