@@ -89,7 +89,7 @@ static const struct cli_option options[] = {
 	{ "pct", OPT_PCT, "D", "PCT with D - 1 priority change points (default 3); implies --strategy pct" },
 	{ "perturb", OPT_PERTURB, "N", "threads: yield or sleep at 1 scheduling point in N (default 4; 0: never)" },
 	{ "time-scale", OPT_TIME_SCALE, "NS", "threads: real nanoseconds per virtual microsecond of callback time (default 1)" },
-	{ "watchdog", OPT_WATCHDOG, "MS", "threads: end a run that outlives MS milliseconds, exit 3 (default 10000)" },
+	{ "watchdog", OPT_WATCHDOG, "MS", "threads: end a run that outlives MS milliseconds plus 2 ms per device and cycle, exit 3 (default 10000)" },
 	{ "out", OPT_OUT, "DIR", "write the scenarios of findings to DIR (default .)" },
 	{ "replay", OPT_REPLAY, "FILE", "run one scenario (text or crash file) instead of generating them" },
 	{ "schedules", OPT_SCHEDULES, "N", "--replay on det: up to N other schedules after the file's own (default 0)" },
