@@ -144,7 +144,8 @@ int main(int argc, char **argv)
 	case_trap_install();
 	for (int k = 0; k < CASES; k++) {
 		struct import_request rq = { 0 };
-		char *text = (char *)"unset", *sum = NULL, *dcopy, *fcopy;
+		struct import_result res;
+		char *sum = NULL, *dcopy, *fcopy;
 		size_t sumlen = 0;
 		int rc;
 
@@ -163,19 +164,18 @@ int main(int argc, char **argv)
 			rq.ftrace = (struct import_capture){ fname, fcopy, f.n };
 		if (k % 7 == 0)
 			rq.summary = open_memstream(&sum, &sumlen);
-		rc = import_captures(&rq, &text, err, sizeof(err));
+		rc = import_captures(&rq, &res, err, sizeof(err));
 		if (rq.summary)
 			fclose(rq.summary);
 		if (rc == 0) {
 			imported++;
 			if (err[0])
 				bad(k, "imported, with an error", err);
-			if (!text) {
+			if (res.ncycle < 1 || !res.text)
 				bad(k, "imported, but no text", "");
-			} else {
-				check_scenario(k, text);
-				free(text);
-			}
+			for (int c = 0; c < res.ncycle; c++)
+				check_scenario(k, res.text[c]);
+			import_result_free(&res);
 			if (rq.summary) {
 				summaries++;
 				if (!sum || !strstr(sum, "\ndevices "))
@@ -189,8 +189,8 @@ int main(int argc, char **argv)
 			 * scenario it cannot read back. */
 			if (strstr(err, "internal error"))
 				bad(k, "rejected its own scenario", err);
-			if (text)
-				bad(k, "rejected, but a text", text);
+			if (res.ncycle || res.text)
+				bad(k, "rejected, but a text", res.text ? res.text[0] : "");
 		} else {
 			bad(k, "an import returned", rc == 1 ? "1" : "neither 0 nor 2");
 		}

@@ -92,7 +92,10 @@ check() {
 			fail "$what: exit 2 with $err stderr lines: $first"
 		fi ;;
 	0)
-		[ -s "$tmp/out" ] && read -r head <"$tmp/out"
+		# several transitions: one file each, out-1 first
+		for o in "$tmp/out" "$tmp/out-1"; do
+			[ -s "$o" ] && read -r head <"$o" && break
+		done
 		if [ "$err" != 0 ] || [[ $head != "# imported by dpmimport from "* ]]; then
 			fail "$what: exit 0, stderr: $first, output: $head"
 		fi ;;
@@ -137,7 +140,7 @@ for ((i = 0; i < cases; i++)); do
 			break
 		fi
 	fi
-	rm -f "$tmp/out"
+	rm -f "$tmp"/out "$tmp"/out-*
 	case $((i % 3)) in
 	0) args=(--dmesg "$tmp/d.$i") ;;
 	1) args=(--ftrace "$tmp/f.$i") ;;
