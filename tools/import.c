@@ -53,6 +53,8 @@ static struct capture dmesg_cap, ftrace_cap;
 static struct {
 	struct tree t;
 	char *html_dmesg, *html_ftrace;
+	const char *html_path;	/* the page, if the logs come from one */
+	char html_dname[256], html_fname[256];	/* "PAGE (its dmesg)" */
 	uint64_t *dur;		/* [dev][phase] of the transition at hand */
 	int64_t *err;
 	int *ncb;		/* callbacks per phase */
@@ -192,7 +194,11 @@ static void from_html(const struct import_request *rq, struct import_capture *d,
 		     &f->len);
 	d->buf = held.html_dmesg;
 	f->buf = held.html_ftrace;
-	d->path = f->path = path;
+	snprintf(held.html_dname, sizeof(held.html_dname), "%s (its dmesg)", path);
+	snprintf(held.html_fname, sizeof(held.html_fname), "%s (its ftrace)", path);
+	d->path = held.html_dname;
+	f->path = held.html_fname;
+	held.html_path = path;
 }
 
 /* Both stamps name the run ("suspend-061314-132459"): they must agree. */
@@ -486,12 +492,16 @@ static char *render(const struct scenario *s, int cy, int ncy,
 	char px[256];
 	char *body;
 
-	for (int k = 0; k < 2; k++)
-		if (caps[k]->text.n || caps[k]->ncall)
-			sb_comment(&b, "imported by dpmimport from %s%s%s",
-				   basename_of(caps[k]->path),
-				   held.html_dmesg || held.html_ftrace ? ": its " : "",
-				   held.html_dmesg || held.html_ftrace ? caps[k]->kind : "");
+	for (int k = 0; k < 2; k++) {
+		if (!caps[k]->text.n && !caps[k]->ncall)
+			continue;
+		if (held.html_path)
+			sb_comment(&b, "imported by dpmimport from %s: its %s",
+				   basename_of(held.html_path), caps[k]->kind);
+		else
+			sb_comment(&b, "imported by dpmimport from %s",
+				   basename_of(caps[k]->path));
+	}
 	if (st->stamp.n)
 		sb_comment(&b, "capture %.*s: %.*s, mode %.*s, kernel %.*s",
 			   (int)st->stamp.n, st->stamp.p, (int)st->host.n, st->host.p,

@@ -17,10 +17,8 @@
  *      prints alone for three or more other devices ("platform", "pci";
  *      bus and class names have no blanks, and every device without a
  *      driver prints one);
- *   3. else the reading whose device is named like its siblings (the
- *      plain devices of the same parent: "00:04" beside "00:01", letters
- *      and digits each counting as one class);
- *   4. else the device is the last word (sleepgraph reads it so too).
+ *   3. else the device is the last word (sleepgraph reads it so too):
+ *      device names with blanks are rarer than driver names with them.
  * Each such choice becomes a note in the output.  A 3.x dmesg device
  * (no driver) is the device of the same name and parent from the other
  * log, if there is one.  Two devices of one name stay two devices when
@@ -110,42 +108,16 @@ static void split_at(struct span who, const struct reading *r, int k,
 	*name = st_intern(&strs, sub(who, r->blank[k] + 1, who.n));
 }
 
-/* A name's shape: runs of letters and of digits as one class each. */
-static int shape_of(struct span n)
-{
-	uint64_t h = 1469598103934665603ULL;
-	char last = 0;
-
-	for (size_t i = 0; i < n.n; i++) {
-		char c = n.p[i];
-
-		if (is_digit(c))
-			c = 'N';
-		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
-			c = 'a';
-		if ((c == 'N' || c == 'a') && c == last)
-			continue;
-		last = c;
-		h = (h ^ (unsigned char)c) * 1099511628211ULL;
-	}
-	return (int)(h & 0x7fffffff);
-}
-
 /* What decides among readings: names and drivers known for sure. */
 struct evidence {
 	bool *known_name;	/* [string]: a parent, or a 3.x dmesg name */
 	int *drv_count;		/* [string]: plain devices with that driver */
-	struct tupletab shapes;	/* (parent, shape): plain devices */
-	int *shape_count;
-	int shape_cap;
 };
 
-/* Rules 1-4 of the header for a "DRIVER DEVICE" with several blanks. */
-static int choose_reading(struct span who, int parent, const struct reading *r,
+/* Rules 1-3 of the header for a "DRIVER DEVICE" with several blanks. */
+static int choose_reading(struct span who, const struct reading *r,
 			  const struct evidence *ev, const char **why)
 {
-	int best = -1, most = 0;
-
 	for (int k = 0; k < r->n; k++) {
 		int id = st_find(&strs, sub(who, r->blank[k] + 1, who.n));
 
@@ -162,19 +134,6 @@ static int choose_reading(struct span who, int parent, const struct reading *r,
 			return k;
 		}
 	}
-	for (int k = 0; k < r->n; k++) {
-		int sh = tt_find(&ev->shapes, parent,
-				 shape_of(sub(who, r->blank[k] + 1, who.n)), 0);
-
-		if (sh >= 0 && ev->shape_count[sh] > most) {
-			most = ev->shape_count[sh];
-			best = k;
-		}
-	}
-	if (best >= 0) {
-		*why = "the device is named like its siblings";
-		return best;
-	}
 	*why = "nothing else tells: the device is the last word";
 	return r->n - 1;
 }
@@ -184,8 +143,8 @@ struct resolved {
 };
 
 /*
- * (drv, name) of every identity: plain ones first, so that their drivers,
- * their names and the parents' names can decide the ambiguous ones.
+ * (drv, name) of every identity: plain ones first, so that their drivers
+ * and the names of parents can decide the ambiguous ones.
  */
 static struct resolved *resolve_idents(void)
 {
@@ -213,19 +172,11 @@ static struct resolved *resolve_idents(void)
 	memset(ev.known_name, 0, (size_t)nstr + 1);
 	memset(ev.drv_count, 0, ((size_t)nstr + 1) * sizeof(int));
 	for (int i = 0; i < idents.n; i++) {
-		int sh, *count;
-
 		ev.known_name[idents.v[i][1]] = true;
 		if (!idents.v[i][2])
 			ev.known_name[idents.v[i][0]] = true;
-		if (res[i].name < 0)
-			continue;
-		if (res[i].drv >= 0)
+		if (res[i].name >= 0 && res[i].drv >= 0)
 			ev.drv_count[res[i].drv]++;
-		sh = tt_intern(&ev.shapes, idents.v[i][1],
-			       shape_of(strs.str[res[i].name]), 0);
-		count = slot_of(&ev.shape_count, &ev.shape_cap, sh);
-		*count = *count < 0 ? 1 : *count + 1;
 	}
 	for (int i = 0; i < idents.n; i++) {
 		struct span who = strs.str[idents.v[i][0]];
@@ -236,7 +187,7 @@ static struct resolved *resolve_idents(void)
 		if (res[i].name >= 0)
 			continue;
 		readings(who, &r);
-		k = choose_reading(who, idents.v[i][1], &r, &ev, &why);
+		k = choose_reading(who, &r, &ev, &why);
 		split_at(who, &r, k, &res[i].drv, &res[i].name);
 		note("%s read as driver %s, device %s (%s)", quoted(who, b1, sizeof(b1)),
 		     quoted(strs.str[res[i].drv], b2, sizeof(b2)),
@@ -244,8 +195,6 @@ static struct resolved *resolve_idents(void)
 	}
 	free(ev.known_name);
 	free(ev.drv_count);
-	free(ev.shape_count);
-	tt_free(&ev.shapes);
 	return res;
 }
 
