@@ -112,6 +112,7 @@ static void split_at(struct span who, const struct reading *r, int k,
 struct evidence {
 	bool *known_name;	/* [string]: a parent, or a 3.x dmesg name */
 	int *drv_count;		/* [string]: plain devices with that driver */
+	int nstr;		/* strings when they were counted */
 };
 
 /* Rules 1-3 of the header for a "DRIVER DEVICE" with several blanks. */
@@ -121,7 +122,7 @@ static int choose_reading(struct span who, const struct reading *r,
 	for (int k = 0; k < r->n; k++) {
 		int id = st_find(&strs, sub(who, r->blank[k] + 1, who.n));
 
-		if (id >= 0 && ev->known_name[id]) {
+		if (id >= 0 && id < ev->nstr && ev->known_name[id]) {
 			*why = "a device of that name is a parent or in the dmesg";
 			return k;
 		}
@@ -129,7 +130,7 @@ static int choose_reading(struct span who, const struct reading *r,
 	for (int k = 0; k < r->n; k++) {
 		int id = st_find(&strs, sub(who, 0, r->blank[k]));
 
-		if (id >= 0 && ev->drv_count[id] >= 3) {
+		if (id >= 0 && id < ev->nstr && ev->drv_count[id] >= 3) {
 			*why = "the driver part prints alone for other devices: a bus or class";
 			return k;
 		}
@@ -166,7 +167,7 @@ static struct resolved *resolve_idents(void)
 		else
 			res[i].name = -1;	/* ambiguous: decided below */
 	}
-	nstr = strs.n;
+	nstr = ev.nstr = strs.n;
 	ev.known_name = xrealloc(NULL, (size_t)nstr + 1);
 	ev.drv_count = xrealloc(NULL, ((size_t)nstr + 1) * sizeof(int));
 	memset(ev.known_name, 0, (size_t)nstr + 1);
