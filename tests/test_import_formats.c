@@ -17,6 +17,7 @@
 static struct import_result res;
 static struct scenario scn;
 static char err[512];
+static FILE *summary;		/* if set, the next import's --summary */
 
 /* Import; 0 or IMPORT_BAD_INPUT.  The first transition goes to scn. */
 static int import(const char *dmesg, const char *ftrace, const char *html)
@@ -34,7 +35,9 @@ static int import(const char *dmesg, const char *ftrace, const char *html)
 		rq.ftrace = (struct import_capture){ "t_ftrace.txt", ftrace, strlen(ftrace) };
 	if (html)
 		rq.html = (struct import_capture){ "t.html", html, strlen(html) };
+	rq.summary = summary;
 	rc = import_captures(&rq, &res, err, sizeof(err));
+	summary = NULL;
 	if (!rc && scenario_parse(res.text[0], strlen(res.text[0]), &scn, perr,
 				  sizeof(perr))) {
 		fprintf(stderr, "the import does not parse: %s\n", perr);
@@ -364,6 +367,25 @@ static const char ftrace_x2[] =
 	FT("pm-5", "4.000000", "suspend_resume: dpm_resume[16] begin")
 	FT("pm-5", "4.000200", "suspend_resume: dpm_resume[16] end");
 
+/* A wakeup aborts the noirq suspend: 4.x runs dpm_resume_noirq() inside
+ * dpm_suspend_noirq() and says the phase failed. */
+static const char ftrace_nested[] =
+	FT("pm-5", "1.000000", "suspend_resume: dpm_suspend_noirq[2] begin")
+	FT("pm-5", "1.000001", "device_pm_callback_start: pci 0000:00:1d.0, parent: pci0000:00, noirq bus [suspend]")
+	FT("pm-5", "1.000041", "device_pm_callback_end: pci 0000:00:1d.0, err=0")
+	FT("pm-5", "1.000100", "suspend_resume: dpm_resume_noirq[16] begin")
+	FT("pm-5", "1.000101", "device_pm_callback_start: pci 0000:00:1d.0, parent: pci0000:00, noirq bus [resume]")
+	FT("pm-5", "1.000171", "device_pm_callback_end: pci 0000:00:1d.0, err=0")
+	FT("pm-5", "1.000200", "suspend_resume: dpm_resume_noirq[16] end")
+	FT("pm-5", "1.000300", "suspend_resume: dpm_suspend_noirq[2] end")
+	FT("pm-5", "1.000400", "suspend_resume: dpm_resume_early[16] begin")
+	FT("pm-5", "1.000500", "suspend_resume: dpm_resume_early[16] end");
+
+static const char dmesg_failed[] =
+	"[  190.088954] PM: noirq resume of devices complete after 0.100 msecs\n"
+	"[  190.088988] PM: noirq suspend of devices failed\n"
+	"[  190.103295] PM: early resume of devices complete after 0.100 msecs\n";
+
 static const char dmesg_hibernate[] =
 	"[  113.457739] calling  sda+ @ 7, parent: host0\n"
 	"[  113.457740] call sda+ returned 0 after 500 usecs\n"
@@ -387,6 +409,24 @@ static void test_transitions(void)
 	EXPECT_CONTAINS(res.text[0], "# transition 1 of 2: suspend, resume\n");
 	EXPECT_CONTAINS(res.text[1], "# transition 2 of 2: suspend, resume\n");
 	EXPECT_CONTAINS(res.text[1], "device d1 suspend=300us err=suspend:-5\n");
+	/* a resume phase inside a suspend phase: its callbacks are the
+	 * resume phase's, and it is still one transition; the dmesg's
+	 * "failed" is noted */
+	char *sum = NULL;
+	size_t sumlen = 0;
+	FILE *out = open_memstream(&sum, &sumlen);
+
+	summary = out;
+	EXPECT_EQ(import(dmesg_failed, ftrace_nested, NULL), 0);
+	fclose(out);
+	/* dpm_suspend_noirq took 0.3 ms, the nested resume_noirq 0.1 */
+	EXPECT_CONTAINS(sum, "\nsuspend_noirq          1           40         0.300");
+	EXPECT_CONTAINS(sum, "\nresume_noirq           1           70         0.100         0.100");
+	free(sum);
+	EXPECT_EQ(res.ncycle, 1);
+	EXPECT_EQ(dur("0000:00:1d.0", PH_SUSPEND_NOIRQ), 40);
+	EXPECT_EQ(dur("0000:00:1d.0", PH_RESUME_NOIRQ), 70);
+	EXPECT_CONTAINS(text(), "the dmesg says 'PM: noirq suspend of devices failed'");
 	/* hibernation: freeze and restore run as suspend and resume */
 	EXPECT_EQ(import(dmesg_hibernate, NULL, NULL), 0);
 	EXPECT_EQ(res.ncycle, 1);

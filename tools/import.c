@@ -660,6 +660,10 @@ static void import_all(const struct import_request *rq, struct import_result *re
 	import_pick_variant(kernel, variant_names(), res->variant,
 			    sizeof(res->variant), why, sizeof(why));
 	scale_dmesg(kernel);
+	if (dmesg_cap.failed.n)
+		note("the dmesg says '%.*s': where no callback returned an error, the abort (a wakeup event?) is not in the scenario",
+		     (int)(dmesg_cap.failed.n < 80 ? dmesg_cap.failed.n : 80),
+		     dmesg_cap.failed.p);
 	if (dmesg_cap.nphase_marks && ftrace_cap.nphase_marks &&
 	    dmesg_cap.ncyc != ftrace_cap.ncyc)
 		note("the dmesg holds %d transitions, the ftrace %d: taken in order",

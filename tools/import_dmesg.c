@@ -16,6 +16,9 @@
  *
  *   PM: [late |noirq |early ]VERB of devices complete|aborted after X msecs
  *
+ * (4.x printed "PM: noirq suspend of devices failed" for a phase a
+ * wakeup event aborted; the output notes it, as no callback's error
+ * says why the transition turned back).
  * A callback belongs to the phase whose line comes next (the kernel
  * finishes a phase, async callbacks included, before it prints that
  * line); a suspend-side line after a resume-side one starts the next
@@ -336,6 +339,11 @@ static void dmesg_line(void *ctx, struct span l)
 		answer(c, who, err, dur);
 	} else if (match_complete(l, &prefix, &verb, &ms)) {
 		phase_end(c, marker_phase(prefix, verb), verb, ms);
+	} else if (!c->failed.n && find(l, 0, "PM: ") != NPOS &&
+		   find(l, 0, " of devices failed") != NPOS) {
+		size_t p = find(l, 0, "PM: ");
+
+		c->failed = sub(l, p, l.n);
 	}
 }
 

@@ -9,8 +9,9 @@
  *
  * (3.11 to 6.x; INFO is "" for a callback the core runs without one of
  * its type/class/bus/driver ops, as in "  platform, parent: none,
- * [suspend]").  A callback belongs to the dpm_* phase in progress (out of
- * every phase, to the one INFO [VERB] names); its duration is end -
+ * [suspend]").  A callback belongs to the innermost dpm_* phase in
+ * progress (a failed dpm_suspend_noirq() runs dpm_resume_noirq() inside
+ * it), out of every phase to the one INFO [VERB] names; its duration is end -
  * start; an end answers the oldest open start of the same DRIVER DEV on
  * its PID.  A dpm_* phase that begins on the suspend side after the
  * resume side has run starts the next transition.  The PM thread is the
@@ -250,17 +251,19 @@ static void ftrace_start(struct capture *c, struct span m, struct span pid,
 	struct span who, parent;
 	int ph, ci;
 
+	const struct open_phase *in = c->nopen ? &c->open[c->nopen - 1] : NULL;
+
 	if (!parse_start(m, &who, &parent, &ph))
 		return;
-	if (c->cur_phase >= 0)
-		ph = c->cur_phase;
+	if (in)
+		ph = in->phase;
 	if (ph < 0)
 		return;
-	if (c->cur_phase < 0)
+	if (!in)
 		cycle_at_phase(c, ph);
 	ci = add_call(c, who, true, parent, pid);
-	if (c->cur_phase >= 0)
-		c->call[ci].pm_pid = c->cur_pid;
+	if (in)
+		c->call[ci].pm_pid = in->pid;
 	c->call[ci].phase = ph;
 	c->call[ci].start_ns = ns;
 }
@@ -299,18 +302,29 @@ static void ftrace_phase(struct capture *c, struct span m, struct span pid,
 		c->nphase_marks++;
 		if (verb >= 0)
 			log->verb[!pm_phase_is_suspend(ph)] = verb;
-		c->cur_phase = ph;
-		c->cur_pid = c->phase_pid[c->nphase_pid - 1];
-		c->cur_begin = ns;
+		if (c->nopen == (int)(sizeof(c->open) / sizeof(*c->open))) {
+			/* unmatched begins (a corrupt log): forget the oldest */
+			memmove(&c->open[0], &c->open[1],
+				(size_t)(c->nopen - 1) * sizeof(*c->open));
+			c->nopen--;
+		}
+		c->open[c->nopen++] = (struct open_phase){
+			ph, c->phase_pid[c->nphase_pid - 1], ns,
+		};
 		return;
 	}
-	if (c->cur_phase != ph)
+	for (int k = c->nopen; k-- > 0;) {
+		if (c->open[k].phase != ph)
+			continue;
+		log = &c->cyc[c->ncyc - 1];
+		if (ns >= c->open[k].begin)
+			log->ms[ph] += (double)(ns - c->open[k].begin) / 1e6;
+		log->has[ph] = true;
+		memmove(&c->open[k], &c->open[k + 1],
+			(size_t)(c->nopen - k - 1) * sizeof(*c->open));
+		c->nopen--;
 		return;
-	log = &c->cyc[c->ncyc - 1];
-	if (ns >= c->cur_begin)
-		log->ms[ph] += (double)(ns - c->cur_begin) / 1e6;
-	log->has[ph] = true;
-	c->cur_phase = -1;
+	}
 }
 
 static void ftrace_line(void *ctx, struct span l)
@@ -365,7 +379,6 @@ static void ftrace_async(struct capture *c)
 
 void ftrace_load(struct capture *c)
 {
-	c->cur_phase = -1;
 	c->last_phase = -1;
 	each_line(c->text, ftrace_line, c);
 	ftrace_async(c);

@@ -147,11 +147,15 @@ struct capture {
 	/* dmesg: calls from here on wait for their phase line */
 	int unassigned;
 	int last_phase;
-	double us_scale;	/* dmesg: "usecs" to microseconds */
-	/* ftrace: the dpm_* phase in progress, and who runs the phases */
-	int cur_phase;
-	int cur_pid;
-	uint64_t cur_begin;
+	struct span failed;	/* dmesg: "PM: ... of devices failed" */
+	/* ftrace: the dpm_* phases in progress, innermost last (a failed
+	 * dpm_suspend_noirq() runs dpm_resume_noirq() inside it), and who
+	 * runs the phases */
+	struct open_phase {
+		int phase, pid;
+		uint64_t begin;
+	} open[4];
+	int nopen;
 	int *phase_pid;
 	int nphase_pid, phase_pid_cap;
 };
