@@ -379,7 +379,6 @@ static void ftrace_async(struct capture *c)
 
 void ftrace_load(struct capture *c)
 {
-	c->last_phase = -1;
 	each_line(c->text, ftrace_line, c);
 	ftrace_async(c);
 }

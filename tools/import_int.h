@@ -192,12 +192,12 @@ extern struct tupletab idents;
 
 /*
  * A device as the import sees it: driver (-1 unknown: a 3.x dmesg names
- * none), name and parent name, each a string id.
+ * none), name and parent name, each a string id.  The first ones have
+ * callbacks; those added after are parents only.
  */
 struct tdev {
 	int drv, name, parent_name;
 	int parent;		/* index in devs, or -1 */
-	bool logged;		/* has callbacks (else a parent only) */
 	bool async;		/* a callback ran off the PM thread */
 	int ambiguous_parent;	/* devices named like its parent, if > 1 */
 	unsigned char state;	/* placing: 0 new, 1 on the path, 2 placed */

@@ -199,8 +199,7 @@ static struct resolved *resolve_idents(void)
 	return res;
 }
 
-static int add_dev(struct tree *t, int drv, int name, int parent_name,
-		   bool logged)
+static int add_dev(struct tree *t, int drv, int name, int parent_name)
 {
 	struct tdev *d;
 
@@ -211,7 +210,6 @@ static int add_dev(struct tree *t, int drv, int name, int parent_name,
 	d->name = name;
 	d->parent_name = parent_name;
 	d->parent = -1;
-	d->logged = logged;
 	return t->ndev++;
 }
 
@@ -299,7 +297,7 @@ static void make_devices(struct tree *t, struct call *const *calls,
 				     quoted(strs.str[parent], b3, sizeof(b3)),
 				     quoted(strs.str[t->dev[*d].drv], b2, sizeof(b2)));
 			if (*d < 0) {
-				*d = add_dev(t, res[i].drv, res[i].name, parent, true);
+				*d = add_dev(t, res[i].drv, res[i].name, parent);
 				*cnt = *cnt < 0 ? 1 : *cnt + 1;
 				if (np_dev[np] < 0)
 					np_dev[np] = *d;
@@ -583,8 +581,7 @@ static void link_parents(struct tree *t, const int *pos)
 		if (best < 0 && first[pn] < 0) {
 			/* Named only as a parent: a root with no callbacks. */
 			if (only[pn] < 0)
-				only[pn] = add_dev(t, -1, pn, st_intern(&strs, empty_span),
-						   false);
+				only[pn] = add_dev(t, -1, pn, st_intern(&strs, empty_span));
 			best = only[pn];
 		}
 		t->dev[d].parent = best;

@@ -352,7 +352,9 @@ static const char html_script[] =
 	"\n"
 	"function show(i) {\n"
 	"\tif (i < 0) {\n"
-	"\t\tdetail.innerHTML = \"<i>Hover over a bar for its callback, click to pin it and see who woke its task.</i>\";\n"
+	"\t\tdetail.innerHTML = D.viol && vcb < 0 ?\n"
+	"\t\t\t`<b class=\"vtxt\">${esc(D.viol.id)}</b> on task ${esc(taskName(D.viol.tid))} at ${ms(D.viol.t)} (event ${D.viol.k}), in no callback: ${esc(D.viol.msg)}` :\n"
+	"\t\t\t\"<i>Hover over a bar for its callback, click to pin it and see who woke its task.</i>\";\n"
 	"\t\treturn;\n"
 	"\t}\n"
 	"\tconst c = D.cbs[i], d = D.devs[c[0]];\n"
@@ -449,7 +451,11 @@ static const char html_script[] =
 	"\telse if (e.key === \"-\") zoom(2, (v0 + v1) / 2);\n"
 	"\telse if (e.key === \"0\") fit();\n"
 	"});\n"
-	"window.addEventListener(\"resize\", render);\n"
+	"/* the width changes when a scrollbar comes or goes, too */\n"
+	"if (window.ResizeObserver)\n"
+	"\tnew ResizeObserver(() => { if (box.clientWidth - 4 !== W) render(); }).observe(box);\n"
+	"else\n"
+	"\twindow.addEventListener(\"resize\", render);\n"
 	"for (const li of document.querySelectorAll(\"#tree [data-d]\"))\n"
 	"\tli.addEventListener(\"click\", e => {\n"
 	"\t\te.stopPropagation();\n"
@@ -475,6 +481,18 @@ struct task_span {
 	bool seen, async;
 };
 
+static const struct task_span *sort_spans;
+
+static int by_first(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	uint64_t fx = sort_spans[x].first, fy = sort_spans[y].first;
+
+	if (fx != fy)
+		return fx < fy ? -1 : 1;
+	return x - y;
+}
+
 /*
  * Rows: the PM thread and every other task that is not an async job
  * (hotplug) one each, in task order; the async jobs, short-lived, packed
@@ -497,14 +515,9 @@ static int assign_rows(struct task_span *ts, int nt, int *lanes)
 		else
 			ts[t].row = rows++;
 	}
-	/* by first event; insertion sort keeps equal ones in task order */
-	for (int i = 1; i < no; i++)
-		for (int j = i; j > 0 && ts[order[j - 1]].first > ts[order[j]].first; j--) {
-			int x = order[j];
-
-			order[j] = order[j - 1];
-			order[j - 1] = x;
-		}
+	/* by first event, then task id */
+	sort_spans = ts;
+	qsort(order, (size_t)no, sizeof(*order), by_first);
 	for (int i = 0; i < no; i++) {
 		struct task_span *t = &ts[order[i]];
 		int l = 0;
@@ -691,7 +704,7 @@ static void html_data(FILE *f, const struct scenario *s, const struct run_result
 		json_str_html(f, r->msg);
 		fputs(",\"t\":", f);
 		json_us(f, e[viol].ts);
-		fprintf(f, ",\"k\":%d,\"cb\":%d}", viol, vcb);
+		fprintf(f, ",\"k\":%d,\"tid\":%d,\"cb\":%d}", viol, e[viol].tid, vcb);
 	} else {
 		fputs("null", f);
 	}
