@@ -33,7 +33,7 @@ struct import_request {
 struct import_result {
 	int ncycle;		/* transitions in the capture, at least 1 */
 	char **text;		/* text[k]: the scenario of transition k + 1 */
-	char variant[32];	/* the variant line they carry */
+	char variant[16];	/* the variant line they carry (as struct scenario's) */
 };
 
 /*

@@ -690,11 +690,12 @@ static void sanitize(struct span raw, char *out)
 	out[n] = '\0';
 }
 
-/* "driver 'usb', parent '1-1'" for notes. */
+/* "driver 'usb', parent '1-1'" for notes (cut to n: notes are one line). */
 static void describe(const struct tree *t, int d, char *buf, size_t n)
 {
 	const struct tdev *v = &t->dev[d];
 	char b1[96], b2[96];
+
 
 	if (v->drv >= 0)
 		snprintf(buf, n, "driver %s, parent %s",
@@ -742,7 +743,7 @@ static void name_devices(struct tree *t)
 		*slot_of(&owner, &owner_cap, u) = t->order[i];
 		if (strcmp(d->out, base)) {
 			int o = owner[st_find(&used, cstr(base))];
-			char b1[200], b2[200];
+			char b1[256], b2[256];
 
 			describe(t, t->order[i], b1, sizeof(b1));
 			describe(t, o, b2, sizeof(b2));
