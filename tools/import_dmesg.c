@@ -62,16 +62,14 @@ static bool match_calling_3x(struct span l, struct span *name,
 	if (p == NPOS)
 		return false;
 	p += 9;
-	for (size_t q = p + 1; q < l.n; q++) {
-		size_t e = NPOS, cb;
+	/* NAME ends at the first " @ " with the rest of the tail after it,
+	 * or at the '+' before that */
+	for (size_t a = find(l, p + 1, " @ "); a != NPOS; a = find(l, a + 1, " @ ")) {
+		size_t e = calling_tail(l, a, pid), cb;
 
-		if (l.p[q] == '+')
-			e = calling_tail(l, q + 1, pid);
-		if (e == NPOS)
-			e = calling_tail(l, q, pid);
 		if (e == NPOS)
 			continue;
-		*name = sub(l, p, q);
+		*name = sub(l, p, l.p[a - 1] == '+' && a - 1 > p ? a - 1 : a);
 		cb = find(l, e, ", cb: ");
 		*parent = strip(sub(l, e, cb == NPOS ? l.n : cb));
 		return true;
@@ -88,10 +86,12 @@ static bool match_returned_3x(struct span l, struct span *name,
 	if (p == NPOS)
 		return false;
 	p += 5;
-	for (size_t q = p + 1; q < l.n; q++) {
-		if ((l.p[q] == '+' && returned_tail(l, q + 1, err, dur)) ||
-		    returned_tail(l, q, err, dur)) {
-			*name = sub(l, p, q);
+	/* NAME ends at the first " returned " with its tail, or at the '+'
+	 * before it */
+	for (size_t a = find(l, p + 1, " returned "); a != NPOS;
+	     a = find(l, a + 1, " returned ")) {
+		if (returned_tail(l, a, err, dur)) {
+			*name = sub(l, p, l.p[a - 1] == '+' && a - 1 > p ? a - 1 : a);
 			return true;
 		}
 	}

@@ -109,7 +109,7 @@ size_t rfind(struct span s, const char *lit)
 	size_t m = strlen(lit);
 
 	for (size_t i = s.n >= m ? s.n - m + 1 : 0; i-- > 0;)
-		if (!memcmp(s.p + i, lit, m))
+		if (s.p[i] == lit[0] && !memcmp(s.p + i, lit, m))
 			return i;
 	return NPOS;
 }
