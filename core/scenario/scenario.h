@@ -22,6 +22,8 @@
 #define SCN_EXPECT_MAX 31
 #define SCN_ATTR_MAX 15
 #define SCN_SUP_MAX 4		/* suppliers per device */
+#define SCN_DUR_MAX_US 100000000	/* PHASE=Nus: a callback's time, 100 s */
+#define SCN_ERR_MAX 4095		/* err=PHASE:-N: the kernel's error range */
 
 /*
  * What the kernel variants read of a scenario and the hand-written models
@@ -164,6 +166,9 @@ int scenario_parse(const char *text, size_t len, struct scenario *s,
 		   char *err, size_t errlen);
 /* Appends the canonical text to a malloc'd string; returns it. */
 char *scenario_print(const struct scenario *s);
+
+/* Whether a device name may hold c (printable, no blank, '=', '"' or '#'). */
+bool scenario_name_char_ok(unsigned char c);
 
 /* Checks the structural rules (tree, ranges); -1 with a reason. */
 int scenario_validate(const struct scenario *s, char *err, size_t errlen);
