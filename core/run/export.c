@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "run.h"
+#include "../util/xalloc.h"
 
 static void json_str(FILE *f, const char *t)
 {
@@ -158,25 +159,54 @@ static const char *const phase_colour[NR_PHASES] = {
 	"#a569bd", "#45b39d", "#28b463", "#b7950b",
 };
 
-static void tree(FILE *f, const struct scenario *s, int parent)
+/* The device tree as nested lists, children in registration order; a
+ * stack on the heap, not recursion, so a chain of any depth is fine. */
+static void tree(FILE *f, const struct scenario *s)
 {
-	bool open = false;
+	int n = s->ndev;
+	int *first = dpm_xrealloc(NULL, (size_t)n + 1, sizeof(int));
+	int *next = dpm_xrealloc(NULL, (size_t)n + 1, sizeof(int));
+	int *stack = dpm_xrealloc(NULL, (size_t)n + 1, sizeof(int));
+	int roots = -1, depth = 0;
 
-	for (int i = 0; i < s->ndev; i++) {
-		if (s->dev[i].parent != parent)
-			continue;
-		if (!open)
-			fputs("<ul>", f);
-		open = true;
-		fprintf(f, "<li data-d=\"%d\">", i);
-		html_esc(f, s->dev[i].name);
-		if (s->dev[i].async || s->dev[i].pci)
-			fputs(" <i>async</i>", f);
-		tree(f, s, i);
-		fputs("</li>", f);
+	/* Child lists in order: link from the last device back. */
+	for (int i = 0; i < n; i++)
+		first[i] = -1;
+	for (int i = n - 1; i >= 0; i--) {
+		int *head = s->dev[i].parent >= 0 ? &first[s->dev[i].parent] : &roots;
+
+		next[i] = *head;
+		*head = i;
 	}
-	if (open)
+	/* stack[k]: the device whose <li> is open at depth k. */
+	int cur = roots;
+
+	if (cur >= 0)
+		fputs("<ul>", f);
+	while (cur >= 0 || depth) {
+		if (cur < 0) {		/* the list at this depth is done */
+			fputs("</ul></li>", f);
+			cur = next[stack[--depth]];
+			continue;
+		}
+		fprintf(f, "<li data-d=\"%d\">", cur);
+		html_esc(f, s->dev[cur].name);
+		if (s->dev[cur].async || s->dev[cur].pci)
+			fputs(" <i>async</i>", f);
+		if (first[cur] >= 0) {
+			fputs("<ul>", f);
+			stack[depth++] = cur;
+			cur = first[cur];
+			continue;
+		}
+		fputs("</li>", f);
+		cur = next[cur];
+	}
+	if (roots >= 0)
 		fputs("</ul>", f);
+	free(first);
+	free(next);
+	free(stack);
 }
 
 /* The page's script and style (export_html()); the data comes as JSON. */
@@ -773,7 +803,7 @@ int export_html(const struct scenario *s, const struct run_result *r, FILE *f)
 	      "</div>\n<div id=\"view\"><svg id=\"names\" width=\"190\" xmlns=\"http://www.w3.org/2000/svg\"></svg>"
 	      "<div id=\"tlbox\"><svg id=\"tl\" xmlns=\"http://www.w3.org/2000/svg\"></svg></div></div>\n"
 	      "<div id=\"detail\"></div>\n<h2>Device tree</h2>\n<div id=\"tree\">", f);
-	tree(f, s, -1);
+	tree(f, s);
 	fprintf(f, "</div>\n<p>%d callbacks on %d tasks (%d async jobs in %d lanes). "
 		"x: virtual time (or, when no virtual time passes, the order of events); "
 		"bars as long as the callback (at least 2 px); "
