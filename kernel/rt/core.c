@@ -34,7 +34,7 @@ static DEFINE_SPINLOCK(registry_lock);
  */
 static struct dpmk_dev **quarantine;
 static struct device_private **quarantine_p;
-static int nquarantine;
+int dpmk_freed_devices;
 static bool quarantining;
 static bool probing_blocked;
 
@@ -82,7 +82,7 @@ bool dpmk_is_quarantined(const void *obj, int *idx)
 {
 	const char *o = obj;
 
-	if (!__atomic_load_n(&nquarantine, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&dpmk_freed_devices, __ATOMIC_RELAXED))
 		return false;
 	for (int i = 0; i < dpmk_run.ndev; i++) {
 		const char *d = (const char *)__atomic_load_n(&quarantine[i],
@@ -104,6 +104,15 @@ static void quarantine_check(const void *obj, const char *op)
 
 	if (dpmk_is_quarantined(obj, &idx))
 		dpmk_emit(EV_USE_AFTER_FREE, idx, -1, 0, 0, 0, op);
+}
+
+/* spin_lock() on memory of a freed device (kernel/shim/linux/spinlock.h). */
+void dpmk_spin_check(const spinlock_t *l)
+{
+	int idx;
+
+	if (dpmk_is_quarantined(l, &idx))
+		dpmk_emit(EV_USE_AFTER_FREE, idx, -1, 0, 0, 0, "spin_lock");
 }
 
 struct device *get_device(struct device *dev)
@@ -221,6 +230,9 @@ void dpmk_dev_release(struct device *dev)
 
 	dpmk_log("'%s' released: last reference dropped", d->name);
 	dpmk_emit(EV_FREED, idx, -1, 0, 0, 0, NULL);
+	/* A wakeup source device_pm_remove() did not detach (no PM). */
+	free(d->dev.power.wakeup);
+	d->dev.power.wakeup = NULL;
 	spin_lock(&registry_lock);
 	dpmk_run.dev[idx] = NULL;
 	spin_unlock(&registry_lock);
@@ -236,7 +248,7 @@ void dpmk_dev_release(struct device *dev)
 	}
 	__asan_poison_memory_region(d, sizeof(*d));
 	__atomic_store_n(&quarantine[idx], d, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&nquarantine, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&dpmk_freed_devices, 1, __ATOMIC_RELAXED);
 }
 
 void dpmk_quarantine_free(void)
@@ -253,7 +265,7 @@ void dpmk_quarantine_free(void)
 	free(quarantine_p);
 	quarantine = NULL;
 	quarantine_p = NULL;
-	nquarantine = 0;
+	__atomic_store_n(&dpmk_freed_devices, 0, __ATOMIC_RELAXED);
 	quarantining = false;
 	__atomic_store_n(&kapi_obj_check, NULL, __ATOMIC_RELEASE);
 }
@@ -266,7 +278,7 @@ void dpmk_core_reset(void)
 	quarantine_p = calloc(n, sizeof(*quarantine_p));
 	if (!quarantine || !quarantine_p)
 		dpmk_host_bug("quarantine: out of memory");
-	nquarantine = 0;
+	__atomic_store_n(&dpmk_freed_devices, 0, __ATOMIC_RELAXED);
 	quarantining = true;
 	probing_blocked = false;
 	__atomic_store_n(&kapi_obj_check, quarantine_check, __ATOMIC_RELEASE);

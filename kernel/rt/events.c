@@ -209,10 +209,6 @@ void dpmk_device_pm_remove(struct device *dev)
 	__atomic_store_n(&remover_task, -1, __ATOMIC_RELAXED);
 }
 
-/* EV_SKIP's b: facts the oracle may check the reason against. */
-#define DPMK_SKIPF_RPM_SUSPENDED	1	/* runtime status suspended */
-#define DPMK_SKIPF_DIRECT_COMPLETE	2	/* still in direct_complete */
-
 static void skip(struct dpmk_dev *d, int p, int why)
 {
 	long long facts = 0;

@@ -4,7 +4,7 @@
  *
  *   dpmk_check [--tree VERSION] [--seed S] [--scenarios N] [--first I]
  *              [--engine det|threads] [--max-devices N] [--no-removals]
- *              [--replay I] [--tail N] [--perturb N] [--any-order] [--sso-backward] [--strict] [--events] [--quiet]
+ *              [--replay I] [--tail N] [--perturb N] [--any-order] [--sso-backward] [--kv5] [--strict] [--events] [--quiet]
  *
  * For every registered kernel tree (or the one --tree names), scenarios
  * I .. I+N-1 of seed S (kgen.c: random device trees with async flags,
@@ -44,13 +44,13 @@ static struct {
 	bool threads, quiet, any_order;
 	int tail, perturb;
 	struct kc_gen_opts gen;
-} opt = { NULL, 1, 1000, 0, -1, false, false, false, 60, 4, { 12, false, false } };
+} opt = { NULL, 1, 1000, 0, -1, false, false, false, 60, 4, { 12, false, false, false } };
 
 static void usage(FILE *f)
 {
 	fputs("usage: dpmk_check [--tree VERSION] [--seed S] [--scenarios N] [--first I]\n"
 	      "                  [--engine det|threads] [--max-devices N] [--no-removals]\n"
-	      "                  [--replay I] [--tail N] [--perturb N] [--any-order] [--sso-backward] [--strict] [--events] [--quiet]\n"
+	      "                  [--replay I] [--tail N] [--perturb N] [--any-order] [--sso-backward] [--kv5] [--strict] [--events] [--quiet]\n"
 	      "Runs random scenarios on the kernel variants and checks the events.\n"
 	      "  --tree VERSION    only this tree (default: every registered tree)\n"
 	      "  --seed S          scenario seed (default 1)\n"
@@ -65,6 +65,7 @@ static void usage(FILE *f)
 	      "  --any-order       async jobs beyond the worker limit start in any order\n"
 	      "                    (default: queue order, as one workqueue pool activates them)\n"
 	      "  --sso-backward    SYNC_STATE_ONLY links against dpm_list order (finding KV-1)\n"
+	      "  --kv5             removals of devices with children too (finding KV-5)\n"
 	      "  --strict          the known findings of docs/kernel.md are violations too\n"
 	      "  --events          every event in the trace too\n"
 	      "  --quiet           no progress lines\n"
@@ -296,9 +297,9 @@ static void report(long idx, const char *v)
 		}
 	}
 	printf("--- trace (%s):\n%s", opt.tail ? "tail" : "all", start);
-	printf("--- reproduce: dpmk_check --tree %s --seed %llu --max-devices %d%s%s%s%s --replay %ld\n",
+	printf("--- reproduce: dpmk_check --tree %s --seed %llu --max-devices %d%s%s%s%s%s --replay %ld\n",
 	       tree->version, (unsigned long long)opt.seed, opt.gen.max_dev,
-	       kc_strict ? " --strict" : "",
+	       kc_strict ? " --strict" : "", opt.gen.kv5 ? " --kv5" : "",
 	       opt.gen.no_removals ? " --no-removals" : "",
 	       opt.gen.sso_backward ? " --sso-backward" : "",
 	       opt.any_order ? " --any-order" : "", idx);
@@ -321,6 +322,26 @@ static void print_stats(void)
 	memset(&kc_stats, 0, sizeof(kc_stats));
 }
 
+/* A sanitizer ends the process on its own report: say which run it was. */
+static long current_idx = -1;
+
+void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
+
+static void on_sanitizer_death(void)
+{
+	if (current_idx < 0 || !tree)
+		return;
+	fprintf(stderr, "--- dpmk_check: the sanitizer report above is kernel %s, seed %llu, scenario %ld\n",
+		tree->version, (unsigned long long)opt.seed, current_idx);
+	kc_print(&scn, tree->version, stderr);
+	fprintf(stderr, "--- reproduce: dpmk_check --tree %s --seed %llu --max-devices %d%s%s%s%s%s --replay %ld\n",
+		tree->version, (unsigned long long)opt.seed, opt.gen.max_dev,
+		kc_strict ? " --strict" : "", opt.gen.kv5 ? " --kv5" : "",
+		opt.gen.no_removals ? " --no-removals" : "",
+		opt.gen.sso_backward ? " --sso-backward" : "",
+		opt.any_order ? " --any-order" : "", current_idx);
+}
+
 static uint64_t scenario_seed(long idx)
 {
 	uint64_t s = opt.seed ^ ((uint64_t)idx * 0xd1342543de82ef95ULL);
@@ -338,6 +359,7 @@ static int check_tree(void)
 		const char *v;
 
 		kc_generate(scenario_seed(i), &opt.gen, &scn);
+		current_idx = i;
 		v = run_one(false);
 		done++;
 		if (v) {
@@ -400,6 +422,8 @@ int main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--no-removals")) {
 			opt.gen.no_removals = true;
+		} else if (!strcmp(a, "--kv5")) {
+			opt.gen.kv5 = true;
 		} else if (!strcmp(a, "--strict")) {
 			kc_strict = true;
 		} else if (!strcmp(a, "--sso-backward")) {
@@ -415,6 +439,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(on_sanitizer_death);
 	for (int i = 0; kc_trees[i]; i++) {
 		if (opt.tree && strcmp(opt.tree, kc_trees[i]->version))
 			continue;
@@ -429,6 +455,7 @@ int main(int argc, char **argv)
 			const char *v;
 
 			kc_generate(scenario_seed(opt.replay), &opt.gen, &scn);
+			current_idx = opt.replay;
 			kc_print(&scn, tree->version, stdout);
 			v = run_one(true);
 			printf("--- trace:\n%s", dpm_log_text());

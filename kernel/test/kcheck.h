@@ -46,6 +46,7 @@ struct kc_gen_opts {
 	int max_dev;
 	bool no_removals;	/* neither hotplug nor side-action removals */
 	bool sso_backward;	/* SYNC_STATE_ONLY links may point backwards */
+	bool kv5;		/* removals of devices with children */
 };
 
 void kc_generate(uint64_t seed, const struct kc_gen_opts *o, struct kc_scenario *k);

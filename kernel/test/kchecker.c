@@ -257,7 +257,7 @@ static void suspended_in_suspend(int d)
 	}
 }
 
-static void check_skip(int d, int p, int why, long long rpm_suspended)
+static void check_skip(int d, int p, int why, long long facts)
 {
 	const struct dpmk_device *sd = &k->dev[d];
 	struct kdev *x = &dev[d];
@@ -290,7 +290,7 @@ static void check_skip(int d, int p, int why, long long rpm_suspended)
 	case SKIP_RUNTIME_SUSPENDED:
 		if (x->dc)
 			break;
-		if (!(rpm_suspended & 1) && p == PH_RESUME_EARLY && x->lvl == 2 &&
+		if (!(facts & DPMK_SKIPF_RPM_SUSPENDED) && p == PH_RESUME_EARLY && x->lvl == 2 &&
 		    (suspend_failed || wakeup_seen) &&
 		    sd->dpm_flags & DPMK_DPM_MAY_SKIP_RESUME && !kc_strict) {
 			/* Finding KV-2 (docs/kernel.md): after a suspend that
@@ -300,7 +300,7 @@ static void check_skip(int d, int p, int why, long long rpm_suspended)
 			 * marking it runtime-suspended.  Tolerated unless
 			 * --strict. */
 			kc_stats.kv2++;
-		} else if (!(rpm_suspended & 1)) {
+		} else if (!(facts & DPMK_SKIPF_RPM_SUSPENDED)) {
 			bad = "it is not runtime-suspended";
 		}
 		else if (!(sd->dpm_flags & (DPMK_DPM_SMART_SUSPEND | DPMK_DPM_MAY_SKIP_RESUME)))
@@ -342,6 +342,7 @@ static void check_direct_complete(int d)
 		return;
 	}
 	dev[d].dc = true;
+	dev[d].lvl = 1;		/* main.c's power.is_suspended is set */
 }
 
 /* A direct-complete device handled as a suspended one: main.c dropped
@@ -508,8 +509,7 @@ static void on_event(const struct dpm_event *ev, void *ctx)
 		}
 		break;
 	case EV_SKIP:
-		/* b: bit 0 runtime-suspended, bit 1 still direct-complete. */
-		if (x->dc && !(ev->b & 2) && ev->a != SKIP_SYSCORE)
+		if (x->dc && !(ev->b & DPMK_SKIPF_DIRECT_COMPLETE) && ev->a != SKIP_SYSCORE)
 			dc_abandoned(d, p);
 		if (x->handled[p] != 1 || x->cbs[p])
 			kc_check_fail("SKIP: %s skipped in %s, but it was %s", nm(d),

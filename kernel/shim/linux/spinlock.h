@@ -23,6 +23,10 @@ typedef spinlock_t raw_spinlock_t;
 
 /* Set at setup: the tasks are real threads (dpmk_host_concurrent()). */
 extern int dpmk_spin_real;
+/* Devices freed in this run; a lock in one of them is a use after free
+ * (kernel/rt/core.c reports it). */
+extern int dpmk_freed_devices;
+void dpmk_spin_check(const spinlock_t *l);
 
 static inline void spin_lock_init(spinlock_t *l)
 {
@@ -31,6 +35,8 @@ static inline void spin_lock_init(spinlock_t *l)
 
 static inline void spin_lock(spinlock_t *l)
 {
+	if (__atomic_load_n(&dpmk_freed_devices, __ATOMIC_RELAXED))
+		dpmk_spin_check(l);
 	if (!dpmk_spin_real)
 		return;
 	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
