@@ -111,7 +111,7 @@ static int dpmk_callback(struct device *dev, int phase, bool level, int *ret)
 		*ret = 0;
 		return 0;
 	}
-	d->ran_inst = dpmk_run.phase_inst;
+	d->ran_inst = __atomic_load_n(&dpmk_run.phase_inst, __ATOMIC_RELAXED);
 	dpmk_emit(EV_CB_START, d->idx, phase, 0, 0, 0, NULL);
 	spin_unlock(&d->ev_lock);
 	if (sd->dur_us[phase])

@@ -84,9 +84,20 @@ int dpmk_phase_now(void)
 	return __atomic_load_n(&dpmk_run.phase, __ATOMIC_RELAXED);
 }
 
+/* The runtime's bookkeeping is read from other tasks (a runtime PM call
+ * on a device from whichever task makes it): relaxed atomics, so they
+ * neither race nor order anything for ThreadSanitizer. */
+#define RD(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WR(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+static int phase_inst(void)
+{
+	return RD(dpmk_run.phase_inst);
+}
+
 static void phase_end(void)
 {
-	int p = dpmk_run.phase;
+	int p = dpmk_phase_now();
 
 	if (p < 0)
 		return;
@@ -128,14 +139,14 @@ void trace_suspend_resume(const char *action, int val, bool start)
 		return;
 	if (start) {
 		phase_end();	/* a rollback from inside the open phase */
-		dpmk_run.phase_inst++;
+		WR(dpmk_run.phase_inst, dpmk_run.phase_inst + 1);
 		if (p == PH_SUSPEND_LATE)
 			window_set(true);
 		__atomic_store_n(&dpmk_run.phase, p, __ATOMIC_RELAXED);
 		dpmk_emit(EV_PHASE_BEGIN, -1, p, 0, 0, 0, NULL);
 		return;
 	}
-	if (p == dpmk_run.phase)
+	if (p == dpmk_phase_now())
 		phase_end();
 	if (p == PH_RESUME_EARLY)
 		window_set(false);
@@ -145,14 +156,14 @@ static void handled(struct device *dev)
 {
 	struct dpmk_dev *d = to_dpmk(dev);
 
-	d->handled_inst = dpmk_run.phase_inst;
-	handler_task[d->idx] = dpmk_host_task_id();
-	dpmk_emit(EV_HANDLED, d->idx, dpmk_run.phase, 0, 0, 0, NULL);
+	WR(d->handled_inst, phase_inst());
+	WR(handler_task[d->idx], dpmk_host_task_id());
+	dpmk_emit(EV_HANDLED, d->idx, dpmk_phase_now(), 0, 0, 0, NULL);
 }
 
 void dpmk_trace_device(struct device *dev)
 {
-	int p = dpmk_run.phase;
+	int p = dpmk_phase_now();
 
 	if (p == PH_PREPARE || p == PH_COMPLETE || p < 0)
 		return;
@@ -162,7 +173,7 @@ void dpmk_trace_device(struct device *dev)
 void trace_device_pm_callback_start(struct device *dev, const char *pm_ops,
 				    int event)
 {
-	int p = dpmk_run.phase;
+	int p = dpmk_phase_now();
 
 	/* Only dpm_prepare() and dpm_complete() pass an empty info, around
 	 * the whole per-device step. */
@@ -177,27 +188,27 @@ void trace_device_pm_callback_end(struct device *dev, int error)
 /* Whether the device is in main.c's hands in this phase on this task. */
 static bool in_hand(struct dpmk_dev *d)
 {
-	return d->handled_inst == dpmk_run.phase_inst &&
-	       d->done_inst != dpmk_run.phase_inst &&
-	       handler_task[d->idx] == dpmk_host_task_id();
+	return RD(d->handled_inst) == phase_inst() &&
+	       RD(d->done_inst) != phase_inst() &&
+	       RD(handler_task[d->idx]) == dpmk_host_task_id();
 }
 
 void dpmk_rpm_disabled_hook(struct device *dev)
 {
 	struct dpmk_dev *d = to_dpmk(dev);
 
-	if (dpmk_run.phase == PH_SUSPEND && in_hand(d))
-		d->dc_mark_inst = dpmk_run.phase_inst;
+	if (dpmk_phase_now() == PH_SUSPEND && in_hand(d))
+		d->dc_mark_inst = phase_inst();
 }
 
 void dpmk_rpm_enabled_hook(struct device *dev)
 {
 	struct dpmk_dev *d = to_dpmk(dev);
 
-	if (dpmk_run.phase == PH_SUSPEND && in_hand(d))
+	if (dpmk_phase_now() == PH_SUSPEND && in_hand(d))
 		d->dc_mark_inst = 0;	/* it went on with the callbacks */
-	if (dpmk_run.phase == PH_RESUME && in_hand(d))
-		d->en_mark_inst = dpmk_run.phase_inst;
+	if (dpmk_phase_now() == PH_RESUME && in_hand(d))
+		d->en_mark_inst = phase_inst();
 }
 
 void dpmk_device_pm_remove(struct device *dev)
@@ -246,7 +257,7 @@ static void judge_suspend(struct dpmk_dev *d, int p)
 {
 	const struct dpmk_device *sd = d->sd;
 
-	if (p == PH_SUSPEND && d->dc_mark_inst == dpmk_run.phase_inst &&
+	if (p == PH_SUSPEND && d->dc_mark_inst == phase_inst() &&
 	    d->dev.power.runtime_status == RPM_SUSPENDED) {
 		d->in_dc = true;
 		d->depth = phase_depth(p);
@@ -277,7 +288,7 @@ static void judge_resume(struct dpmk_dev *d, int p)
 
 	if (p == PH_RESUME && d->in_dc) {
 		d->in_dc = false;
-		if (d->en_mark_inst == dpmk_run.phase_inst) {
+		if (d->en_mark_inst == phase_inst()) {
 			d->depth = 0;
 			dpmk_emit(EV_DIRECT_RESUME, d->idx, p, 0, 0, 0, NULL);
 			return;
@@ -317,7 +328,7 @@ void dpmk_complete_all(struct completion *x)
 {
 	struct device *dev = container_of(x, struct device, power.completion);
 	struct dpmk_dev *d = to_dpmk(dev);
-	int p = dpmk_run.phase;
+	int p = dpmk_phase_now();
 	int me = dpmk_host_task_id();
 
 	/* A freed device's completion: kapi reports the use after free. */
@@ -328,8 +339,8 @@ void dpmk_complete_all(struct completion *x)
 	if (p > PH_PREPARE && p < PH_COMPLETE &&
 	    __atomic_load_n(&remover_task, __ATOMIC_RELAXED) != me &&
 	    in_hand(d)) {
-		d->done_inst = dpmk_run.phase_inst;
-		if (d->ran_inst != dpmk_run.phase_inst &&
+		WR(d->done_inst, phase_inst());
+		if (d->ran_inst != phase_inst() &&
 		    !__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE)) {
 			if (pm_phase_is_suspend(p))
 				judge_suspend(d, p);

@@ -331,7 +331,7 @@ static void on_sanitizer_death(void)
 {
 	if (current_idx < 0 || !tree)
 		return;
-	fprintf(stderr, "--- dpmk_check: the sanitizer report above is kernel %s, seed %llu, scenario %ld\n",
+	fprintf(stderr, "--- dpmk_check: the sanitizer ended the process in or after kernel %s, seed %llu, scenario %ld\n",
 		tree->version, (unsigned long long)opt.seed, current_idx);
 	kc_print(&scn, tree->version, stderr);
 	fprintf(stderr, "--- reproduce: dpmk_check --tree %s --seed %llu --max-devices %d%s%s%s%s%s --replay %ld\n",
@@ -340,6 +340,19 @@ static void on_sanitizer_death(void)
 		opt.gen.no_removals ? " --no-removals" : "",
 		opt.gen.sso_backward ? " --sso-backward" : "",
 		opt.any_order ? " --any-order" : "", current_idx);
+}
+
+static bool tsan_build(void)
+{
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+	return true;
+#endif
+#endif
+#ifdef __SANITIZE_THREAD__
+	return true;
+#endif
+	return false;
 }
 
 static uint64_t scenario_seed(long idx)
@@ -360,6 +373,9 @@ static int check_tree(void)
 
 		kc_generate(scenario_seed(i), &opt.gen, &scn);
 		current_idx = i;
+		/* ThreadSanitizer reports a race and goes on: mark where. */
+		if (opt.threads && tsan_build())
+			fprintf(stderr, "dpmk_check: kernel %s scenario %ld\n", tree->version, i);
 		v = run_one(false);
 		done++;
 		if (v) {
