@@ -325,7 +325,11 @@ static void check_skip(int d, int p, int why, long long facts)
 
 static void check_direct_complete(int d)
 {
-	const struct dpmk_device *sd = &k->dev[d];
+	const struct dpmk_device *sd;
+
+	if (d < 0)
+		return;
+	sd = &k->dev[d];
 
 	if (k->s.transition != DPMK_MEM && k->s.transition != DPMK_S2IDLE)
 		kc_check_fail("DIRECT: %s took direct_complete outside suspend-to-RAM/idle", nm(d));
@@ -408,6 +412,11 @@ static void on_event(const struct dpm_event *ev, void *ctx)
 
 	if (d >= k->s.ndev) {
 		kc_check_fail("EVENT: device index %d out of range", d);
+		return;
+	}
+	if (!x && ev->kind >= EV_CB_START && ev->kind != EV_WAKEUP_ABORT &&
+	    ev->kind != EV_TEARDOWN_DONE) {
+		kc_check_fail("EVENT: kind %d without a device", ev->kind);
 		return;
 	}
 	switch (ev->kind) {
