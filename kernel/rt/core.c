@@ -70,10 +70,29 @@ struct dpmk_dev *dpmk_dev_get(int idx)
 		return NULL;
 	spin_lock(&registry_lock);
 	if (dpmk_run.dev[idx] &&
-	    atomic_add_unless(&dpmk_run.dev[idx]->dev.kobj.kref.refcount, 1, 0))
+	    kref_get_unless_zero(&dpmk_run.dev[idx]->dev.kobj.kref))
 		d = dpmk_run.dev[idx];
 	spin_unlock(&registry_lock);
 	return d;
+}
+
+/* The registry's entry for idx, without a reference (NULL: none). */
+struct dpmk_dev *dpmk_dev_peek(int idx)
+{
+	struct dpmk_dev *d;
+
+	spin_lock(&registry_lock);
+	d = dpmk_run.dev[idx];
+	spin_unlock(&registry_lock);
+	return d;
+}
+
+/* A device other tasks may find from now on (callbacks add late ones). */
+void dpmk_dev_publish(struct dpmk_dev *d)
+{
+	spin_lock(&registry_lock);
+	dpmk_run.dev[d->idx] = d;
+	spin_unlock(&registry_lock);
 }
 
 /* Whether obj lies in a freed device; its index in *idx.  By address
@@ -125,7 +144,7 @@ struct device *get_device(struct device *dev)
 		dpmk_emit(EV_USE_AFTER_FREE, idx, -1, 0, 0, 0, "get_device");
 		return dev;
 	}
-	if (atomic_inc_return(&dev->kobj.kref.refcount) <= 1)
+	if (kref_get_return(&dev->kobj.kref) <= 1)
 		dpmk_host_bug("get_device() on a device whose last reference is gone");
 	return dev;
 }
@@ -161,7 +180,7 @@ void put_device(struct device *dev)
 		dpmk_emit(EV_USE_AFTER_FREE, idx, -1, 0, 0, 0, "put_device");
 		return;
 	}
-	left = atomic_sub_return(1, &dev->kobj.kref.refcount);
+	left = kref_put_return(&dev->kobj.kref);
 	if (left < 0)
 		dpmk_host_bug("put_device(): reference count underflow");
 	if (left == 0)

@@ -48,7 +48,7 @@ void klist_add_tail(struct klist_node *n, struct klist *k)
 /* Drop one reference with the list locked; true if the node left. */
 static bool knode_put_locked(struct klist_node *n)
 {
-	if (atomic_sub_return(1, &n->n_ref.refcount))
+	if (kref_put_return(&n->n_ref))
 		return false;
 	list_del(&n->n_node);
 	n->n_klist = NULL;
@@ -87,7 +87,7 @@ void klist_iter_init_node(struct klist *k, struct klist_iter *i,
 {
 	i->i_klist = k;
 	i->i_cur = NULL;
-	if (n && atomic_add_unless(&n->n_ref.refcount, 1, 0))
+	if (n && kref_get_unless_zero(&n->n_ref))
 		i->i_cur = n;
 }
 
@@ -124,7 +124,7 @@ static struct klist_node *klist_step(struct klist_iter *i, bool forward)
 		next = container_of(pos, struct klist_node, n_node);
 		if (knode_dead(next))
 			continue;
-		atomic_inc(&next->n_ref.refcount);
+		kref_get_return(&next->n_ref);
 		i->i_cur = next;
 		break;
 	}

@@ -169,7 +169,7 @@ static void __device_link_del(struct device_link *link)
 
 static void link_kref_put(struct device_link *link)
 {
-	if (atomic_sub_return(1, &link->kref.refcount) == 0)
+	if (!kref_put_return(&link->kref))
 		__device_link_del(link);
 }
 
@@ -319,7 +319,7 @@ static bool link_merge(struct device_link *link, struct device *consumer,
 			atomic_inc(&link->rpm_active);
 	}
 	if (flags & DL_FLAG_STATELESS) {
-		atomic_inc(&link->kref.refcount);
+		kref_get_return(&link->kref);
 		if (device_link_test(link, DL_FLAG_SYNC_STATE_ONLY) &&
 		    !device_link_test(link, DL_FLAG_STATELESS)) {
 			link->flags |= DL_FLAG_STATELESS;
@@ -338,7 +338,7 @@ static bool link_merge(struct device_link *link, struct device *consumer,
 				 DL_FLAG_AUTOREMOVE_SUPPLIER);
 	}
 	if (!device_link_test(link, DL_FLAG_MANAGED)) {
-		atomic_inc(&link->kref.refcount);
+		kref_get_return(&link->kref);
 		link->flags |= DL_FLAG_MANAGED;
 		device_link_init_status(link, consumer, link->supplier);
 	}

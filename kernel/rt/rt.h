@@ -117,6 +117,8 @@ void dpmk_trace_device(struct device *dev);
 
 /* core.c */
 struct dpmk_dev *dpmk_dev_get(int idx);	/* a reference, or NULL */
+struct dpmk_dev *dpmk_dev_peek(int idx);	/* no reference */
+void dpmk_dev_publish(struct dpmk_dev *d);
 void dpmk_unregister_subtree(struct dpmk_dev *d);
 void dpmk_core_reset(void);
 void dpmk_quarantine_free(void);

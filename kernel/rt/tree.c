@@ -98,7 +98,7 @@ static struct dpmk_dev *dev_create(int idx)
 	dpmk_ops_init(d);
 	device_initialize(dev);
 	if (sd->parent >= 0)
-		dev->parent = &dpmk_run.dev[sd->parent]->dev;
+		dev->parent = &dpmk_dev_peek(sd->parent)->dev;
 	/* What the bus and the driver do before and at registration. */
 	pm_runtime_no_callbacks(dev);
 	if (sd->flags & DPMK_DEV_NO_PM)
@@ -111,7 +111,7 @@ static struct dpmk_dev *dev_create(int idx)
 		pm_suspend_ignore_children(dev, true);
 	if (sd->flags & DPMK_DEV_WAKEUP)
 		device_init_wakeup(dev, true);
-	dpmk_run.dev[idx] = d;
+	dpmk_dev_publish(d);
 	return d;
 }
 
@@ -134,7 +134,7 @@ struct dpmk_dev *dpmk_dev_add_late(int idx)
 
 	if (!parent)
 		return NULL;
-	if (dpmk_run.dev[idx] || parent->dead) {
+	if (dpmk_dev_peek(idx) || parent->dead) {
 		put_device(&parent->dev);
 		return NULL;
 	}
