@@ -353,7 +353,7 @@ void dpmk_driver_bind(struct dpmk_dev *d)
 	if (d->sd->flags & DPMK_DEV_NO_DRIVER)
 		return;
 	device_lock(dev);
-	if (d->dead || dev->driver) {
+	if (__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE) || dev->driver) {
 		device_unlock(dev);
 		return;
 	}
@@ -423,7 +423,7 @@ void device_unblock_probing(void)
 
 		if (!d)
 			continue;
-		if (d->probe_deferred && !d->dead) {
+		if (d->probe_deferred && !__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE)) {
 			d->probe_deferred = false;
 			dpmk_driver_bind(d);
 			dpmk_links_add_for(i);
@@ -602,7 +602,7 @@ int dpmk_refs_expected(struct dpmk_dev *d)
 		struct dpmk_dev *c = dpmk_run.dev[i];
 
 		if (c && c != d && c->dev.parent == &d->dev && c->added &&
-		    !c->dead)
+		    !__atomic_load_n(&c->dead, __ATOMIC_ACQUIRE))
 			want++;
 	}
 	/* Its node on the parent's child klist holds one until it leaves. */

@@ -462,8 +462,10 @@ void dpmk_links_add_for(int idx)
 			continue;
 		sup = dpmk_dev_get(sl->supplier);
 		con = dpmk_dev_get(sl->consumer);
-		if (sup && con && sup->added && con->added && !sup->dead &&
-		    !con->dead && !sup->probe_deferred && !con->probe_deferred) {
+		if (sup && con && sup->added && con->added &&
+		    !__atomic_load_n(&sup->dead, __ATOMIC_ACQUIRE) &&
+		    !__atomic_load_n(&con->dead, __ATOMIC_ACQUIRE) &&
+		    !sup->probe_deferred && !con->probe_deferred) {
 			scenario_link_added[i] = true;
 			if (sl->flags & DPMK_LINK_STATELESS)
 				flags |= DL_FLAG_STATELESS;

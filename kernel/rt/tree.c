@@ -111,7 +111,10 @@ static struct dpmk_dev *dev_create(int idx)
 		pm_suspend_ignore_children(dev, true);
 	if (sd->flags & DPMK_DEV_WAKEUP)
 		device_init_wakeup(dev, true);
-	dpmk_dev_publish(d);
+	/* A late device is published once registered (dpmk_dev_add_late()):
+	 * other tasks find it as they would on a bus's list, complete. */
+	if (!(sd->flags & DPMK_DEV_LATE))
+		dpmk_dev_publish(d);
 	return d;
 }
 
@@ -134,7 +137,7 @@ struct dpmk_dev *dpmk_dev_add_late(int idx)
 
 	if (!parent)
 		return NULL;
-	if (dpmk_dev_peek(idx) || parent->dead) {
+	if (dpmk_dev_peek(idx) || __atomic_load_n(&parent->dead, __ATOMIC_ACQUIRE)) {
 		put_device(&parent->dev);
 		return NULL;
 	}
@@ -142,6 +145,7 @@ struct dpmk_dev *dpmk_dev_add_late(int idx)
 	get_device(&d->dev);
 	device_add(&d->dev);
 	dev_runtime_pm(d);
+	dpmk_dev_publish(d);
 	if (!d->probe_deferred)
 		dpmk_links_add_for(idx);
 	put_device(&parent->dev);
@@ -277,7 +281,7 @@ static void tree_teardown(void)
 	for (int i = 0; i < dpmk_run.ndev; i++) {
 		struct dpmk_dev *d = dpmk_run.dev[i];
 
-		if (!d || !d->added || d->dead)
+		if (!d || !d->added || __atomic_load_n(&d->dead, __ATOMIC_ACQUIRE))
 			continue;
 		/* A transition leaves runtime PM as it found it (enabled). */
 		if (d->dev.power.disable_depth)

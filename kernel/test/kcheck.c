@@ -98,6 +98,7 @@ static long long num(const char *flag, const char *v, long long lo, long long hi
 
 static const struct dpmk_tree *tree;
 static struct kc_scenario scn;
+static long current_idx = -1;		/* the scenario running */
 
 struct hotplug {
 	const struct kc_action *a;
@@ -217,12 +218,25 @@ static bool waits_for_removed(struct det_task_info *t, int n)
 	return false;
 }
 
+/* The command line that runs scenario idx again, alone. */
+static void kc_reproduce(FILE *f, long idx)
+{
+	fprintf(f, "--- reproduce: dpmk_check --tree %s --seed %llu --max-devices %d%s%s%s%s%s%s --replay %ld\n",
+		tree->version, (unsigned long long)opt.seed, opt.gen.max_dev,
+		opt.threads ? " --engine threads" : "",
+		kc_strict ? " --strict" : "", opt.gen.kv5 ? " --kv5" : "",
+		opt.gen.no_removals ? " --no-removals" : "",
+		opt.gen.sso_backward ? " --sso-backward" : "",
+		opt.any_order ? " --any-order" : "", idx);
+}
+
 static void threads_violation(void)
 {
 	printf("dpmk_check: VIOLATION %s\n--- kernel %s, engine threads, seed %llu\n",
 	       kc_check_violation() ? kc_check_violation() : "?", tree->version,
 	       (unsigned long long)opt.seed);
 	kc_print(&scn, tree->version, stdout);
+	kc_reproduce(stdout, current_idx);
 }
 
 static void threads_watchdog(void)
@@ -302,12 +316,7 @@ static void report(long idx, const char *v)
 		}
 	}
 	printf("--- trace (%s):\n%s", opt.tail ? "tail" : "all", start);
-	printf("--- reproduce: dpmk_check --tree %s --seed %llu --max-devices %d%s%s%s%s%s --replay %ld\n",
-	       tree->version, (unsigned long long)opt.seed, opt.gen.max_dev,
-	       kc_strict ? " --strict" : "", opt.gen.kv5 ? " --kv5" : "",
-	       opt.gen.no_removals ? " --no-removals" : "",
-	       opt.gen.sso_backward ? " --sso-backward" : "",
-	       opt.any_order ? " --any-order" : "", idx);
+	kc_reproduce(stdout, idx);
 }
 
 /* What the scenarios exercised, and the known findings they showed. */
@@ -328,7 +337,6 @@ static void print_stats(void)
 }
 
 /* A sanitizer ends the process on its own report: say which run it was. */
-static long current_idx = -1;
 
 void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
 
@@ -339,12 +347,7 @@ static void on_sanitizer_death(void)
 	fprintf(stderr, "--- dpmk_check: the sanitizer ended the process in or after kernel %s, seed %llu, scenario %ld\n",
 		tree->version, (unsigned long long)opt.seed, current_idx);
 	kc_print(&scn, tree->version, stderr);
-	fprintf(stderr, "--- reproduce: dpmk_check --tree %s --seed %llu --max-devices %d%s%s%s%s%s --replay %ld\n",
-		tree->version, (unsigned long long)opt.seed, opt.gen.max_dev,
-		kc_strict ? " --strict" : "", opt.gen.kv5 ? " --kv5" : "",
-		opt.gen.no_removals ? " --no-removals" : "",
-		opt.gen.sso_backward ? " --sso-backward" : "",
-		opt.any_order ? " --any-order" : "", current_idx);
+	kc_reproduce(stderr, current_idx);
 }
 
 static bool tsan_build(void)
