@@ -20,7 +20,14 @@
  * async_schedule_dev_nocall, async_synchronize_full, ktime_get): the
  * shim's struct mutex and struct completion are opaque blobs of kapi's
  * size (DPMK_SIZEOF_*), all zero bytes when unlocked and not done, which
- * the host checks at build time.
+ * the host checks at build time.  While a run is in progress (setup() to
+ * teardown()/abandon()) it also sets kapi's kapi_obj_check hook, to
+ * report kapi operations on freed devices (EV_USE_AFTER_FREE).
+ *
+ * The events it publishes (docs/kernel.md, "Events"): every kind but
+ * EV_TRANSITION_BEGIN/END, which the host publishes around cycle().
+ * EV_CB_END of prepare has err 0 for a positive return and the return
+ * value in a; EV_SKIP's b holds DPMK_SKIPF_* facts.
  */
 #ifndef DPMK_ABI_H
 #define DPMK_ABI_H
@@ -41,8 +48,10 @@
 enum dpmk_transition {
 	DPMK_MEM,	/* suspend-to-RAM: SUSPEND, then RESUME (suspend.c) */
 	DPMK_S2IDLE,	/* suspend-to-idle: the same events, no syscore step */
-	DPMK_FREEZE,	/* hibernation image: FREEZE, then THAW, RECOVER on
-			 * error (hibernation_snapshot(), create_image()) */
+	DPMK_FREEZE,	/* hibernation image: FREEZE, then THAW after the
+			 * image; RESTORE when freezing failed or a wake-up
+			 * skipped the image, as in_suspend is still 0 then
+			 * (hibernation_snapshot(), create_image()) */
 	DPMK_POWEROFF,	/* hibernation power-off: HIBERNATE; the power-off
 			 * fails or is tested, so RESTORE follows
 			 * (hibernation_platform_enter()) */
@@ -119,6 +128,10 @@ struct dpmk_device {
 #define DPMK_LINK_DORMANT		(1u << 16)	/* not a DL_FLAG: the link
 							 * stays DL_STATE_DORMANT */
 
+/* EV_SKIP's b: facts an oracle may check the reason against. */
+#define DPMK_SKIPF_RPM_SUSPENDED	1u	/* runtime status suspended */
+#define DPMK_SKIPF_DIRECT_COMPLETE	2u	/* still in direct_complete */
+
 struct dpmk_link {
 	int supplier, consumer;		/* device indices */
 	unsigned int flags;		/* DPMK_LINK_* */
@@ -154,9 +167,11 @@ struct dpmk_tree {
 	 * errno. */
 	int (*setup)(const struct dpmk_scenario *s);
 	/* Cycle n of the scenario's transition: every entry point, in the
-	 * kernel's order, with its error handling.  Returns the error the
-	 * first suspend entry point that failed returned, or the wake-up
-	 * abort's; 0 if the system slept and woke. */
+	 * kernel's order, with its error handling.  Returns what the kernel
+	 * function returns: the error the first suspend entry point that
+	 * failed returned, or the wake-up abort's (-EBUSY, -EAGAIN for the
+	 * hibernation power-off); 0 if the system slept and woke, or if a
+	 * wake-up made hibernation skip its image. */
 	int (*cycle)(int n);
 	/* From a hotplug task: unregister the subtree at dev, unless it is
 	 * gone already, as a bus does on hot-unplug. */
