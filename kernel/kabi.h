@@ -137,8 +137,15 @@ struct dpmk_link {
 	unsigned int flags;		/* DPMK_LINK_* */
 };
 
+/* struct dpmk_scenario.fixes: the harness stands in for a fix a finding
+ * calls for (docs/kernel.md, "Findings"). */
+#define DPMK_FIX_HOLD_PARENT	1u	/* KV-5: device_del() keeps the
+					 * parent's reference until the
+					 * device's release */
+
 struct dpmk_scenario {
 	int transition;			/* enum dpmk_transition */
+	unsigned int fixes;		/* DPMK_FIX_* */
 	int pm_async;			/* /sys/power/pm_async */
 	int pm_trace;			/* pm_trace_is_enabled() */
 	/* A wake-up event at this virtual time (microseconds from the run's

@@ -73,6 +73,13 @@ enum pm_ev_kind {
 				 * device the scenario adds late) */
 	EV_LIST_POS,		/* dev, a: its place on dpm_list (a kernel
 				 * variant's links reorder the list) */
+	EV_UNBOUND,		/* dev: its driver was unbound (a supplier's
+				 * removal unbinds its consumers), it stays
+				 * registered: only a middle layer may still
+				 * call back (kernel variants) */
+	EV_LINK,		/* dev: a consumer, a: its supplier, b: 1 if
+				 * the PM core must now order them, 0 if not
+				 * (a kernel variant's device links) */
 	NR_EV_KINDS
 };
 

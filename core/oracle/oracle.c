@@ -49,8 +49,13 @@ struct dstate {
 	bool absent;		/* registered later in the run (EV_ADDED) */
 	bool exempt;		/* never handled: it needs no PM */
 	bool syscore;		/* handled, its callbacks by syscore ops */
+	bool unbound;		/* its driver unbound: no obligations left */
 	bool rpm_off;		/* skipped as runtime-suspended: off, not
 				 * suspended by its callbacks */
+	bool kept;		/* left in suspend by a resume step it may
+				 * skip (dev_pm_skip_resume()) */
+	bool kept_aborted;	/* so in resume_early, late-suspended only,
+				 * after an aborted suspend (KV-2) */
 	int pos;		/* its place on dpm_list */
 	bool freed;
 	bool prepared;
@@ -65,6 +70,9 @@ static struct dstate *st;
 static int *child_start, *child_list;	/* subordinates of i, CSR */
 static int *sup_start, *sup_list;	/* superiors of i, CSR */
 static struct oracle_result result;
+/* Links the variant publishes (EV_LINK): consumer, supplier, ordered. */
+static struct dlink { int con, sup; bool on; } *dlinks;
+static int ndlinks, dlinks_cap;
 
 static bool in_transition;
 static bool suspend_failed;
@@ -141,6 +149,7 @@ void oracle_reset(const struct oracle_config *c)
 	free(from);
 	free(to);
 	memset(&result, 0, sizeof(result));
+	ndlinks = 0;
 	in_transition = false;
 	phase_active = -1;
 	running_total = 0;
@@ -201,7 +210,8 @@ static int depth(enum pm_phase p)
  * by the PM core. */
 static bool out_of_play(int dev)
 {
-	return st[dev].gone || st[dev].absent || st[dev].exempt;
+	return st[dev].gone || st[dev].absent || st[dev].exempt ||
+	       st[dev].syscore || st[dev].unbound;
 }
 
 /* Forward (list order) or backward (reverse list order) phase. */
@@ -231,6 +241,8 @@ static void do_check_transition_begin(void)
 		st[i].handled = 0;
 		st[i].dc = false;
 		st[i].rpm_off = false;
+		st[i].kept = false;
+		st[i].kept_aborted = false;
 	}
 }
 
@@ -281,6 +293,18 @@ static void check_suspend_start(int dev, enum pm_phase p)
 
 	if (!d)
 		return;
+	for (int k = 0; k < ndlinks; k++) {
+		int c = dlinks[k].con;
+
+		if (!dlinks[k].on || dlinks[k].sup != dev || out_of_play(c) ||
+		    st[c].lvl >= d)
+			continue;
+		check_fail(INV_SUSPEND_AFTER_CHILDREN,
+			   "consumer '%s' had not %s when its supplier '%s' started %s",
+			   nm(c), st[c].busy == (int)p ?
+			   "finished suspending (its callback is running)" : "suspended",
+			   nm(dev), pm_phase_name(p));
+	}
 	for (int k = child_start[dev]; k < child_start[dev + 1]; k++) {
 		int c = child_list[k];
 
@@ -296,6 +320,13 @@ static void check_suspend_start(int dev, enum pm_phase p)
 	}
 }
 
+/* KV-2 accepted (ORACLE_TOL_KEPT_SUPERIOR): par was left in suspend by a
+ * resume step it skipped after a suspend that aborted. */
+static bool kept_ok(int par)
+{
+	return cfg.tolerate & ORACLE_TOL_KEPT_SUPERIOR && st[par].kept_aborted;
+}
+
 static void check_resume_start(int dev, enum pm_phase p)
 {
 	int d = depth(p);
@@ -306,10 +337,22 @@ static void check_resume_start(int dev, enum pm_phase p)
 		check_fail(INV_RESUME_AFTER_PARENT,
 			   "'%s' started %s but had not been suspended that deep",
 			   nm(dev), pm_phase_name(p));
+	for (int k = 0; k < ndlinks; k++) {
+		int par = dlinks[k].sup;
+
+		if (!dlinks[k].on || dlinks[k].con != dev || out_of_play(par) ||
+		    st[par].lvl < d || kept_ok(par))
+			continue;
+		check_fail(INV_RESUME_AFTER_PARENT,
+			   "supplier '%s' had not %s when its consumer '%s' started %s",
+			   nm(par), st[par].busy == (int)p ?
+			   "finished resuming (its callback is running)" : "resumed",
+			   nm(dev), pm_phase_name(p));
+	}
 	for (int k = sup_start[dev]; k < sup_start[dev + 1]; k++) {
 		int par = sup_list[k];
 
-		if (out_of_play(par) || st[par].lvl < d)
+		if (out_of_play(par) || st[par].lvl < d || kept_ok(par))
 			continue;
 		check_fail(INV_RESUME_AFTER_PARENT,
 			   "%s '%s' had not %s when its %s '%s' started %s",
@@ -328,7 +371,14 @@ static void check_pm_wait(int dev, enum pm_phase p)
 	int t = cfg.pm_wait ? cfg.pm_wait[dev] : -1;
 	int d = depth(p);
 
-	if (!pm_wait_applies(dev, t, p) || out_of_play(t) || st[t].dc)
+	if (t < 0 || !pm_wait_applies(st[dev].pos, st[t].pos, p) ||
+	    out_of_play(t) || st[t].dc)
+		return;
+	/* Left in suspend by a step it may skip: the PM core is through
+	 * with it (its completion is done), and a driver's private wait is
+	 * no dependency the PM core knows of (dpm_superior_set_must_resume()
+	 * follows only parents and links). */
+	if (!pm_phase_is_suspend(p) && st[t].kept)
 		return;
 	if (pm_phase_is_suspend(p) ? st[t].lvl >= d : st[t].lvl < d)
 		return;
@@ -374,6 +424,17 @@ static void do_check_direct_complete(int dev)
 			   nm(dev), is_child(c, dev) ? "child" : "consumer", nm(c),
 			   st[c].lvl ? "was suspended by its callbacks" :
 				       "had not suspended");
+	}
+	for (int k = 0; k < ndlinks; k++) {
+		int c = dlinks[k].con;
+
+		if (!dlinks[k].on || dlinks[k].sup != dev || out_of_play(c) ||
+		    st[c].dc)
+			continue;
+		check_fail(INV_SUSPEND_AFTER_CHILDREN,
+			   "'%s' stayed runtime-suspended (direct_complete) though its consumer '%s' %s",
+			   nm(dev), nm(c), st[c].lvl ? "was suspended by its callbacks" :
+			   "had not suspended");
 	}
 	st[dev].dc = true;
 	st[dev].lvl = 3;
@@ -556,17 +617,25 @@ static void do_check_refs(int dev, long long have, long long want)
 static void do_check_all_freed(void)
 {
 	for (int i = 0; i < cfg.ndev; i++)
-		if (!st[i].freed)
+		if (!st[i].freed && !st[i].absent)	/* never registered */
 			check_fail(INV_REFS,
 				   "'%s' was never freed: a reference leaked",
 				   nm(i));
 }
 
-static void do_check_use_after_free(int dev, const char *op)
+/* in: 1 + the device whose step was running (0: not told), p its phase. */
+static void do_check_use_after_free(int dev, const char *op, long long in,
+				    long long p)
 {
-	check_fail(INV_REMOVED,
-		   "%s() on memory of '%s', freed when its last reference was dropped",
-		   op, nm(dev));
+	if (in > 0 && in <= cfg.ndev && p >= 0 && p < NR_PHASES)
+		check_fail(INV_REMOVED,
+			   "%s() on memory of '%s', freed when its last reference was dropped, in the %s step of '%s'",
+			   op, nm(dev), pm_phase_name((enum pm_phase)p),
+			   nm((int)in - 1));
+	else
+		check_fail(INV_REMOVED,
+			   "%s() on memory of '%s', freed when its last reference was dropped",
+			   op, nm(dev));
 }
 
 static void do_check_device_handled(int dev, enum pm_phase p)
@@ -605,33 +674,36 @@ static void skip_suspend_rpm(int dev, enum pm_phase p)
 	st[dev].lvl = depth(p);
 }
 
-/* A resume-side step skipped because the device stays runtime-suspended:
- * direct_complete, or DPM_FLAG_MAY_SKIP_RESUME (DPM_FLAG_SMART_SUSPEND on
- * thaw; never on restore), dev_pm_skip_resume(). */
+/* A resume-side step skipped because the device is left in suspend:
+ * direct_complete, or the DPM flags (devices.rst: the noirq and early
+ * resume callbacks may be skipped with DPM_FLAG_MAY_SKIP_RESUME, on thaw
+ * with DPM_FLAG_SMART_SUSPEND, never on restore: dev_pm_skip_resume()).
+ * The device stays suspended as deep as it was. */
 static void skip_resume_rpm(int dev, enum pm_phase p)
 {
 	unsigned int f = cfg.dpm_flags ? cfg.dpm_flags[dev] : 0;
+	enum oracle_resume r = suspend_failed ? cfg.resume_failed :
+			       wakeup_abort ? cfg.resume_woken : cfg.resume;
 
 	if (st[dev].dc)
 		return;
-	if (!st[dev].rpm_off)
-		check_fail(INV_SKIP,
-			   "'%s' skipped its %s callback as runtime-suspended, but its suspend callbacks ran",
-			   nm(dev), pm_phase_name(p));
 	if (p == PH_RESUME)
 		check_fail(INV_SKIP,
 			   "'%s' skipped its resume callback: only direct_complete skips it",
 			   nm(dev));
-	if (cfg.resume == RESUME_RESTORE ||
-	    (cfg.resume == RESUME_THAW && !(f & PMF_SMART_SUSPEND)) ||
-	    (cfg.resume == RESUME_PLAIN && !(f & PMF_MAY_SKIP_RESUME)))
+	if (r == RESUME_RESTORE ||
+	    (r == RESUME_THAW && !(f & PMF_SMART_SUSPEND)) ||
+	    (r == RESUME_PLAIN && !(f & PMF_MAY_SKIP_RESUME)))
 		check_fail(INV_SKIP,
 			   "'%s' skipped its %s callback, which %s",
 			   nm(dev), pm_phase_name(p),
-			   cfg.resume == RESUME_RESTORE ? "a restore never skips" :
-			   cfg.resume == RESUME_THAW ?
+			   r == RESUME_RESTORE ? "a restore never skips" :
+			   r == RESUME_THAW ?
 			   "a thaw skips only with DPM_FLAG_SMART_SUSPEND" :
 			   "a resume skips only with DPM_FLAG_MAY_SKIP_RESUME");
+	st[dev].kept = true;
+	st[dev].kept_aborted = p == PH_RESUME_EARLY && st[dev].lvl == 2 &&
+			       (suspend_failed || wakeup_abort);
 }
 
 /*
@@ -644,6 +716,11 @@ static void do_check_skip(int dev, enum pm_phase p, int why)
 	struct dstate *s = &st[dev];
 	int d = depth(p);
 
+	pr_info("%s: %s callback skipped: %s", nm(dev), pm_phase_name(p),
+		(unsigned)why >= NR_SKIP ? "?" :
+		why == SKIP_RUNTIME_SUSPENDED && !pm_phase_is_suspend(p) ?
+		"it stays suspended (direct_complete or the DPM flags)" :
+		skip_names[why]);
 	if (out_of_play(dev))
 		return;
 	if (p == PH_PREPARE || p == PH_COMPLETE) {
@@ -651,11 +728,16 @@ static void do_check_skip(int dev, enum pm_phase p, int why)
 			s->prepared = p == PH_PREPARE;
 		return;
 	}
-	/* A syscore device's callbacks are syscore ops': none here. */
+	/* A syscore device's callbacks are syscore ops': none here, and the
+	 * PM core does not order it (its resume steps skip it before they
+	 * wait for the parent), so neither does the oracle. */
 	if (why == SKIP_SYSCORE && s->syscore)
-		why = SKIP_NO_CALLBACK;
+		return;
 	if (why == SKIP_NO_CALLBACK) {
 		if (pm_phase_is_suspend(p)) {
+			/* Aborting, the PM core leaves it as it was. */
+			if (suspend_failed || wakeup_abort)
+				return;
 			check_suspend_start(dev, p);
 			s->lvl = d;
 		} else if (s->lvl >= d) {
@@ -694,6 +776,17 @@ static void do_check_skip(int dev, enum pm_phase p, int why)
 	check_fail(INV_SKIP, "'%s' skipped its %s callback because %s, which does not apply",
 		   nm(dev), pm_phase_name(p),
 		   (unsigned)why < NR_SKIP ? skip_names[why] : "?");
+}
+
+static void do_check_link(int con, int sup, bool on)
+{
+	for (int k = 0; k < ndlinks; k++)
+		if (dlinks[k].con == con && dlinks[k].sup == sup) {
+			dlinks[k].on = on;
+			return;
+		}
+	DPM_ARRAY_PUSH(dlinks, ndlinks, dlinks_cap,
+		       ((struct dlink){ con, sup, on }));
 }
 
 static void do_check_added(int dev)
@@ -747,7 +840,7 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		do_check_device_freed(ev->dev);
 		break;
 	case EV_USE_AFTER_FREE:
-		do_check_use_after_free(ev->dev, ev->what);
+		do_check_use_after_free(ev->dev, ev->what, ev->a, ev->b);
 		break;
 	case EV_REFS:
 		do_check_refs(ev->dev, ev->a, ev->b);
@@ -767,6 +860,13 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		break;
 	case EV_LIST_POS:
 		st[ev->dev].pos = (int)ev->a;
+		break;
+	case EV_LINK:
+		do_check_link(ev->dev, (int)ev->a, ev->b);
+		break;
+	case EV_UNBOUND:
+		pr_info("device '%s': driver unbound", nm(ev->dev));
+		st[ev->dev].unbound = true;
 		break;
 	default:
 		break;

@@ -57,10 +57,20 @@ struct oracle_config {
 	const unsigned int *dpm_flags;
 	/* The transition's events: direct_complete is allowed (suspend to
 	 * RAM or idle: PM_EVENT_SUSPEND), and which resume follows a
-	 * successful suspend. */
+	 * suspend that went through, one that failed, and one a wake-up
+	 * aborted (resume/recover: plain; thaw; restore). */
 	bool dc_forbidden;
-	enum oracle_resume { RESUME_PLAIN, RESUME_THAW, RESUME_RESTORE } resume;
+	enum oracle_resume { RESUME_PLAIN, RESUME_THAW, RESUME_RESTORE }
+		resume, resume_failed, resume_woken;
+	/* What a kernel tree's known finding shows, accepted (ORACLE_TOL_*:
+	 * the knobs of struct knob.tolerates that are on). */
+	unsigned int tolerate;
 };
+
+/* KV-2 (docs/findings.md): after a suspend aborted before a superior's
+ * noirq suspend, the superior's early resume is skipped as if it could
+ * stay suspended while its subordinate resumes. */
+#define ORACLE_TOL_KEPT_SUPERIOR	1u
 
 /* Room for a violation's message. */
 #define ORACLE_MSG_MAX 1024

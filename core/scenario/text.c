@@ -959,10 +959,11 @@ int scenario_validate(const struct scenario *s, char *err, size_t errlen)
 					 s->dev[i].name);
 				return -1;
 			}
-			if (pm_phase_is_suspend(k->late_phase) &&
-			    k->late_phase != PH_PREPARE) {
+			if (k->late_phase != PH_PREPARE &&
+			    k->late_phase != PH_RESUME &&
+			    k->late_phase != PH_COMPLETE) {
 				snprintf(err, errlen,
-					 "device '%s': a child registered while its parent suspends is out of contract (late= takes prepare, resume_*, complete)",
+					 "device '%s': late= takes prepare, resume or complete (a child registered while its parent suspends, or with IRQs off, is out of contract)",
 					 s->dev[i].name);
 				return -1;
 			}

@@ -33,6 +33,10 @@ struct knob {
 	const char *bug;
 	const char *needs;
 	const char *detector;
+	/* A kernel tree's finding no kernel commit fixes yet: with the knob
+	 * on, the oracle accepts what the finding shows (ORACLE_TOL_*,
+	 * core/oracle/oracle.h), or the harness stands in for the fix. */
+	unsigned int tolerates;
 };
 
 /* Scenario features a variant's kernel has; the run leaves out the
@@ -59,6 +63,7 @@ enum {
 };
 
 struct scenario;
+struct dpmk_tree;
 
 /* A configuration fuzz_diff runs a variant in (docs/fuzzing.md, "fuzz_diff
  * allow-list", says why each restriction is there). */
@@ -116,6 +121,7 @@ struct pm_variant {
 	const char *diff_with;
 	const struct variant_ops *ops;
 	const struct model_ops *model;	/* the hand-written models only */
+	const struct dpmk_tree *kernel;	/* the kernel variants only */
 };
 
 /* dbd4bccd9662's READ_ONCE()/WRITE_ONCE() of async_error: a knob of every

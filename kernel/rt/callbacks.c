@@ -61,12 +61,15 @@ static int pm_wait(struct dpmk_dev *d, int phase)
 	int t = d->sd->pm_wait_for, err = 0;
 	struct dpmk_dev *other;
 
-	if (!pm_wait_applies(d->idx, t, phase))
+	if (t < 0)
 		return 0;
-	/* The driver knows the other device and holds a reference to it. */
+	/* The driver knows the other device and holds a reference to it.
+	 * It waits for one later in dpm_list's order (which links change)
+	 * on suspend, an earlier one on resume, so waits never cycle. */
 	other = dpmk_dev_get(t);
 	if (other) {
-		err = device_pm_wait_for_dev(&d->dev, &other->dev);
+		if (pm_wait_applies(d->list_pos, other->list_pos, phase))
+			err = device_pm_wait_for_dev(&d->dev, &other->dev);
 		put_device(&other->dev);
 	}
 	return err;

@@ -116,13 +116,22 @@ bool dpmk_is_quarantined(const void *obj, int *idx)
 	return false;
 }
 
+/* A use of a freed device's memory, with the device whose step main.c
+ * was running on this task (a: its index + 1, 0 for none; b: the phase). */
+static void uaf(int idx, const char *op)
+{
+	int h = dpmk_in_hand_now();
+
+	dpmk_emit(EV_USE_AFTER_FREE, idx, -1, 0, h + 1, h < 0 ? -1 : dpmk_phase_now(), op);
+}
+
 /* kapi's hook: a primitive is about to touch obj. */
 static void quarantine_check(const void *obj, const char *op)
 {
 	int idx;
 
 	if (dpmk_is_quarantined(obj, &idx))
-		dpmk_emit(EV_USE_AFTER_FREE, idx, -1, 0, 0, 0, op);
+		uaf(idx, op);
 }
 
 /* spin_lock() on memory of a freed device (kernel/shim/linux/spinlock.h). */
@@ -131,7 +140,7 @@ void dpmk_spin_check(const spinlock_t *l)
 	int idx;
 
 	if (dpmk_is_quarantined(l, &idx))
-		dpmk_emit(EV_USE_AFTER_FREE, idx, -1, 0, 0, 0, "spin_lock");
+		uaf(idx, "spin_lock");
 }
 
 struct device *get_device(struct device *dev)
@@ -141,7 +150,7 @@ struct device *get_device(struct device *dev)
 	if (!dev)
 		return NULL;
 	if (dpmk_is_quarantined(dev, &idx)) {
-		dpmk_emit(EV_USE_AFTER_FREE, idx, -1, 0, 0, 0, "get_device");
+		uaf(idx, "get_device");
 		return dev;
 	}
 	if (kref_get_return(&dev->kobj.kref) <= 1)
@@ -153,6 +162,7 @@ static void device_release(struct device *dev)
 {
 	struct device_private *p = dev->p;
 	int idx = to_dpmk(dev)->idx;
+	struct device *held = to_dpmk(dev)->holds_parent ? dev->parent : NULL;
 
 	if (dev->release)
 		dev->release(dev);
@@ -167,6 +177,7 @@ static void device_release(struct device *dev)
 		quarantine_p[idx] = p;
 	else
 		free(p);
+	put_device(held);
 }
 
 void put_device(struct device *dev)
@@ -177,7 +188,7 @@ void put_device(struct device *dev)
 		return;
 	dpmk_host_sched_point();
 	if (dpmk_is_quarantined(dev, &idx)) {
-		dpmk_emit(EV_USE_AFTER_FREE, idx, -1, 0, 0, 0, "put_device");
+		uaf(idx, "put_device");
 		return;
 	}
 	left = kref_put_return(&dev->kobj.kref);
@@ -471,6 +482,8 @@ void device_release_driver(struct device *dev)
 	dev_pm_set_driver_flags(dev, 0);
 	device_links_driver_cleanup(dev);
 	device_pm_check_callbacks(dev);
+	if (!__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE))
+		dpmk_emit(EV_UNBOUND, d->idx, dpmk_phase_now(), 0, 0, 0, NULL);
 	device_unlock(dev);
 }
 
@@ -507,7 +520,10 @@ void device_del(struct device *dev)
 	device_links_purge(dev);
 	dev->kobj.state_in_sysfs = 0;
 	dpmk_log("'%s' deleted", d->name);
-	put_device(parent);
+	if (parent && dpmk_run.s->fixes & DPMK_FIX_HOLD_PARENT)
+		d->holds_parent = true;	/* dropped by its release */
+	else
+		put_device(parent);
 	(complete_all)(&d->removed);
 }
 

@@ -56,6 +56,10 @@ static int phase_depth(int p)
  * handling).  Indexed like dpmk_run.dev. */
 static int *handler_task;
 static int remover_task = -1;
+/* When each device was taken in hand (a rising count), 0 once main.c is
+ * done with it: what a task is doing, for reports (dpmk_in_hand_now()). */
+static long long *hand_seq;
+static long long hand_next;
 
 void dpmk_emit(int kind, int dev, int phase, int err, long long a, long long b,
 	       const char *what)
@@ -69,8 +73,11 @@ void dpmk_events_reset(void)
 {
 	free(handler_task);
 	handler_task = calloc(dpmk_run.ndev ? dpmk_run.ndev : 1, sizeof(int));
-	if (!handler_task)
+	free(hand_seq);
+	hand_seq = calloc(dpmk_run.ndev ? dpmk_run.ndev : 1, sizeof(*hand_seq));
+	if (!handler_task || !hand_seq)
 		dpmk_host_bug("events: out of memory");
+	hand_next = 0;
 	remover_task = -1;
 	dpmk_run.phase = -1;
 	dpmk_run.phase_inst = 0;
@@ -158,6 +165,7 @@ static void handled(struct device *dev)
 
 	WR(d->handled_inst, phase_inst());
 	WR(handler_task[d->idx], dpmk_host_task_id());
+	WR(hand_seq[d->idx], __atomic_add_fetch(&hand_next, 1, __ATOMIC_RELAXED));
 	dpmk_emit(EV_HANDLED, d->idx, dpmk_phase_now(), 0, 0, 0, NULL);
 }
 
@@ -191,6 +199,21 @@ static bool in_hand(struct dpmk_dev *d)
 	return RD(d->handled_inst) == phase_inst() &&
 	       RD(d->done_inst) != phase_inst() &&
 	       RD(handler_task[d->idx]) == dpmk_host_task_id();
+}
+
+int dpmk_in_hand_now(void)
+{
+	int me = dpmk_host_task_id(), best = -1;
+	long long seq = 0;
+
+	if (dpmk_phase_now() < 0 || !hand_seq)
+		return -1;
+	for (int i = 0; i < dpmk_run.ndev; i++)
+		if (RD(handler_task[i]) == me && RD(hand_seq[i]) > seq) {
+			seq = RD(hand_seq[i]);
+			best = i;
+		}
+	return best;
 }
 
 void dpmk_rpm_disabled_hook(struct device *dev)
@@ -340,6 +363,7 @@ void dpmk_complete_all(struct completion *x)
 	    __atomic_load_n(&remover_task, __ATOMIC_RELAXED) != me &&
 	    in_hand(d)) {
 		WR(d->done_inst, phase_inst());
+		WR(hand_seq[d->idx], 0);
 		if (d->ran_inst != phase_inst() &&
 		    !__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE)) {
 			if (pm_phase_is_suspend(p))

@@ -33,7 +33,36 @@
 struct dpmk_dlink {
 	struct device_link	link;
 	struct list_head	all;	/* every link not freed (abandon) */
+	int			ordered;	/* last published (EV_LINK) */
+	bool			deleted;
 };
+
+/*
+ * EV_LINK: whether the PM core must order the link's ends (the kernel's
+ * device links documentation: a link that exists, is not DORMANT and is
+ * not SYNC_STATE_ONLY, which only serves sync_state()), published when
+ * that changes, so the oracle judges the links that are there, not the
+ * scenario's wishes (device_link_add() refuses some).
+ */
+static void link_publish(struct device_link *link)
+{
+	struct dpmk_dlink *l = container_of(link, struct dpmk_dlink, link);
+	int ordered = !l->deleted && !device_link_test(link, DL_FLAG_SYNC_STATE_ONLY) &&
+		      READ_ONCE(link->status) != DL_STATE_DORMANT;
+	struct dpm_event ev = { EV_LINK, to_dpmk(link->consumer)->idx, -1, 0,
+				to_dpmk(link->supplier)->idx, ordered, NULL };
+
+	if (ordered == l->ordered)
+		return;
+	l->ordered = ordered;
+	dpm_publish(&ev);
+}
+
+static void link_set_status(struct device_link *link, enum device_link_state st)
+{
+	WRITE_ONCE(link->status, st);
+	link_publish(link);
+}
 
 static struct mutex device_links_lock;
 static DEFINE_SPINLOCK(all_links_lock);
@@ -159,6 +188,8 @@ static void __device_link_del(struct device_link *link)
 
 	dev_dbg(link->consumer, "link to supplier %s deleted\n",
 		dev_name(link->supplier));
+	l->deleted = true;
+	link_publish(link);
 	pm_runtime_drop_link(link);
 	list_del_rcu(&link->s_node);
 	list_del_rcu(&link->c_node);
@@ -176,7 +207,7 @@ static void link_kref_put(struct device_link *link)
 static void device_link_drop_managed(struct device_link *link)
 {
 	link->flags &= ~DL_FLAG_MANAGED;
-	WRITE_ONCE(link->status, DL_STATE_NONE);
+	link_set_status(link, DL_STATE_NONE);
 	link_kref_put(link);
 }
 
@@ -284,7 +315,7 @@ static void device_link_init_status(struct device_link *link,
 	default:
 		break;
 	}
-	WRITE_ONCE(link->status, st);
+	link_set_status(link, st);
 }
 
 /* The consumer after its supplier on dpm_list, and everything after it
@@ -393,7 +424,10 @@ struct device_link *device_link_add(struct device *consumer,
 	list_for_each_entry(link, &supplier->links.consumers, s_node) {
 		if (link->consumer != consumer)
 			continue;
-		if (link_merge(link, consumer, flags, &done))
+		bool reorder = link_merge(link, consumer, flags, &done);
+
+		link_publish(link);
+		if (reorder)
 			goto reorder;
 		goto out;
 	}
@@ -422,13 +456,14 @@ struct device_link *device_link_add(struct device *consumer,
 		pm_runtime_new_link(consumer);
 	}
 	if (flags & DL_FLAG_STATELESS)
-		WRITE_ONCE(link->status, DL_STATE_NONE);
+		link_set_status(link, DL_STATE_NONE);
 	else
 		device_link_init_status(link, consumer, supplier);
 	if (link->status == DL_STATE_CONSUMER_PROBE && flags & DL_FLAG_PM_RUNTIME)
 		pm_runtime_resume(supplier);
 	list_add_tail_rcu(&link->s_node, &supplier->links.consumers);
 	list_add_tail_rcu(&link->c_node, &consumer->links.suppliers);
+	link_publish(link);
 	if (flags & DL_FLAG_SYNC_STATE_ONLY) {
 		dev_dbg(consumer, "sync-state-only link from supplier %s\n",
 			dev_name(supplier));
@@ -489,7 +524,7 @@ void dpmk_links_add_for(int idx)
 				   device_link_test(link, DL_FLAG_MANAGED)) {
 				/* As if the supplier's driver had not probed
 				 * when the link was made. */
-				WRITE_ONCE(link->status, DL_STATE_DORMANT);
+				link_set_status(link, DL_STATE_DORMANT);
 			}
 		}
 		if (sup)
@@ -512,7 +547,7 @@ void device_links_driver_bound(struct device *dev)
 		if (link->status == DL_STATE_CONSUMER_PROBE ||
 		    link->status == DL_STATE_ACTIVE)
 			continue;
-		WRITE_ONCE(link->status, DL_STATE_AVAILABLE);
+		link_set_status(link, DL_STATE_AVAILABLE);
 	}
 	list_for_each_entry_safe(link, ln, &dev->links.suppliers, c_node) {
 		if (!device_link_test(link, DL_FLAG_MANAGED))
@@ -520,7 +555,7 @@ void device_links_driver_bound(struct device *dev)
 		if (device_link_test(link, DL_FLAG_SYNC_STATE_ONLY))
 			device_link_drop_managed(link);
 		else
-			WRITE_ONCE(link->status, DL_STATE_ACTIVE);
+			link_set_status(link, DL_STATE_ACTIVE);
 	}
 	dev->links.status = DL_DEV_DRIVER_BOUND;
 	device_links_write_unlock();
@@ -542,7 +577,7 @@ bool device_links_busy(struct device *dev)
 			ret = true;
 			break;
 		}
-		WRITE_ONCE(link->status, DL_STATE_SUPPLIER_UNBIND);
+		link_set_status(link, DL_STATE_SUPPLIER_UNBIND);
 	}
 	dev->links.status = DL_DEV_UNBINDING;
 	device_links_write_unlock();
@@ -562,7 +597,7 @@ start:
 		    device_link_test(link, DL_FLAG_SYNC_STATE_ONLY))
 			continue;
 		status = link->status;
-		WRITE_ONCE(link->status, DL_STATE_SUPPLIER_UNBIND);
+		link_set_status(link, DL_STATE_SUPPLIER_UNBIND);
 		if (status == DL_STATE_ACTIVE) {
 			struct device *consumer = get_device(link->consumer);
 
@@ -592,9 +627,9 @@ static void device_links_no_driver_locked(struct device *dev)
 		    link->status != DL_STATE_ACTIVE)
 			continue;
 		if (link->supplier->links.status == DL_DEV_DRIVER_BOUND)
-			WRITE_ONCE(link->status, DL_STATE_AVAILABLE);
+			link_set_status(link, DL_STATE_AVAILABLE);
 		else
-			WRITE_ONCE(link->status, DL_STATE_DORMANT);
+			link_set_status(link, DL_STATE_DORMANT);
 	}
 	dev->links.status = DL_DEV_NO_DRIVER;
 }
@@ -610,7 +645,7 @@ void device_links_driver_cleanup(struct device *dev)
 		if (link->status == DL_STATE_SUPPLIER_UNBIND &&
 		    device_link_test(link, DL_FLAG_AUTOREMOVE_SUPPLIER))
 			device_link_drop_managed(link);
-		WRITE_ONCE(link->status, DL_STATE_DORMANT);
+		link_set_status(link, DL_STATE_DORMANT);
 	}
 	list_del_init(&dev->links.defer_sync);
 	device_links_no_driver_locked(dev);

@@ -32,6 +32,8 @@ struct dpmk_dev {
 	int			idx;		/* scenario index */
 	const struct dpmk_device *sd;
 	char			name[40];
+	int			list_pos;	/* on dpm_list, this cycle */
+	bool			holds_parent;	/* DPMK_FIX_HOLD_PARENT */
 
 	struct bus_type		bus;
 	struct device_type	type;
@@ -108,6 +110,9 @@ void dpmk_emit(int kind, int dev, int phase, int err, long long a,
 void dpmk_events_reset(void);
 void dpmk_phase_window_wait(void);
 int dpmk_phase_now(void);
+/* The device main.c handles on this task in the phase in progress (the
+ * latest taken in hand and not yet done), or -1. */
+int dpmk_in_hand_now(void);
 
 void dpmk_rpm_disabled_hook(struct device *dev);
 void dpmk_rpm_enabled_hook(struct device *dev);
@@ -172,5 +177,7 @@ bool dpmk_state_owns(const void *obj);
 
 /* Scenario index of a device, -1 if it is not a scenario device. */
 int dpmk_index(const struct device *dev);
+
+void dpmk_publish_list_order(void);
 
 #endif

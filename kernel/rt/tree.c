@@ -127,6 +127,30 @@ static void dev_runtime_pm(struct dpmk_dev *d)
 	pm_runtime_enable(&d->dev);
 }
 
+/* dpm_list's order, as main.c keeps it (links reorder it), for the
+ * oracle's list-order rule: EV_LIST_POS for every device on it.  Only
+ * between transitions: during one, devices are on the phase lists. */
+static void list_pos(struct device *dev, void *data)
+{
+	int *pos = data;
+	struct dpmk_dev *d = container_of(dev, struct dpmk_dev, dev);
+	struct dpm_event ev = { EV_LIST_POS, d->idx, -1, 0, *pos, 0, NULL };
+
+	d->list_pos = (*pos)++;
+	dpm_publish(&ev);
+}
+
+/* The next place at dpm_list's tail, for a device registered now. */
+static int list_tail_pos;
+
+void dpmk_publish_list_order(void)
+{
+	int pos = 0;
+
+	dpm_for_each_dev(&pos, list_pos);
+	list_tail_pos = pos;
+}
+
 /* A DPMK_DEV_LATE device, registered by its parent's callback; a
  * reference for the caller, or NULL if the parent is gone. */
 struct dpmk_dev *dpmk_dev_add_late(int idx)
@@ -148,6 +172,12 @@ struct dpmk_dev *dpmk_dev_add_late(int idx)
 	dpmk_dev_publish(d);
 	if (!d->probe_deferred)
 		dpmk_links_add_for(idx);
+	dpm_emit(EV_ADDED, idx, -1, 0);
+	/* device_add() put it at dpm_list's tail. */
+	struct dpm_event ev = { EV_LIST_POS, idx, -1, 0, list_tail_pos, 0, NULL };
+
+	d->list_pos = list_tail_pos++;
+	dpm_publish(&ev);
 	put_device(&parent->dev);
 	return d;
 }
@@ -194,6 +224,9 @@ static int tree_setup(const struct dpmk_scenario *s)
 
 static int tree_cycle(int n)
 {
+	/* Between transitions every device is on dpm_list, in the order the
+	 * next one walks it (late devices and links have moved some). */
+	dpmk_publish_list_order();
 	return dpmk_cycle(n);
 }
 
