@@ -17,12 +17,13 @@
 #include "scenario/scenario.h"
 #include "util/xalloc.h"
 
-_Static_assert(DPMK_MEM == TR_MEM && DPMK_S2IDLE == TR_S2IDLE &&
-	       DPMK_FREEZE == TR_FREEZE && DPMK_POWEROFF == TR_POWEROFF &&
-	       DPMK_RESTORE == TR_RESTORE, "kabi: transitions as the scenario's");
-_Static_assert(DPMK_LVL_NONE == LVL_NONE && DPMK_LVL_DOMAIN == LVL_DOMAIN &&
-	       DPMK_LVL_TYPE == LVL_TYPE && DPMK_LVL_CLASS == LVL_CLASS &&
-	       DPMK_LVL_BUS == LVL_BUS && DPMK_LVL_LEGACY_BUS == LVL_LEGACY_BUS,
+/* (int): two enums, compared as the numbers they are. */
+_Static_assert((int)DPMK_MEM == (int)TR_MEM && (int)DPMK_S2IDLE == (int)TR_S2IDLE &&
+	       (int)DPMK_FREEZE == (int)TR_FREEZE && (int)DPMK_POWEROFF == (int)TR_POWEROFF &&
+	       (int)DPMK_RESTORE == (int)TR_RESTORE, "kabi: transitions as the scenario's");
+_Static_assert((int)DPMK_LVL_NONE == (int)LVL_NONE && (int)DPMK_LVL_DOMAIN == (int)LVL_DOMAIN &&
+	       (int)DPMK_LVL_TYPE == (int)LVL_TYPE && (int)DPMK_LVL_CLASS == (int)LVL_CLASS &&
+	       (int)DPMK_LVL_BUS == (int)LVL_BUS && (int)DPMK_LVL_LEGACY_BUS == (int)LVL_LEGACY_BUS,
 	       "kabi: levels as the scenario's");
 _Static_assert(DPMK_DPM_NO_DIRECT_COMPLETE == SCN_DPM_NO_DIRECT_COMPLETE &&
 	       DPMK_DPM_SMART_PREPARE == SCN_DPM_SMART_PREPARE &&

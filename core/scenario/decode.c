@@ -384,7 +384,7 @@ uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
 	}
 	if (s->worker_limit > 4 || s->cycles > 4 || s->ndev > 256)
 		lost = true;
-	*p++ = (uint8_t)(!s->pm_async | (s->pm_trace << 1) |
+	*p++ = (uint8_t)((s->pm_async ? 0 : 1) | (s->pm_trace << 1) |
 			 (((s->cycles - 1) & 3) << 2) |
 			 ((inl ? inl + 10 : 0) << 4));
 	*p++ = encode_kernel_config(s, s->worker_limit ?
