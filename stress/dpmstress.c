@@ -61,6 +61,7 @@
 
 #include "run/replay.h"
 #include "run/settings.h"
+#include "util/xalloc.h"
 
 #include "cli.h"
 
@@ -371,6 +372,20 @@ static void generate(uint64_t i, struct scenario *s)
 			if (t != d)
 				v->beh.pm_wait_for = t + 1;
 		}
+	}
+	/* The kernel trees' features (transitions, wake-ups, DPM flags,
+	 * levels, syscore, late devices ...), drawn as the fuzz targets'
+	 * decoder reads them; a third of the devices get some. */
+	if (cfg.variant->features & (VF_TRANSITIONS | VF_PM_STACK)) {
+		uint8_t *b = dpm_xcalloc((size_t)s->ndev * 2, 1);
+
+		for (int d = 0; d < s->ndev; d++)
+			if (below(&r, 3) == 0) {
+				b[2 * d] = (uint8_t)splitmix(&r);
+				b[2 * d + 1] = (uint8_t)splitmix(&r);
+			}
+		scenario_add_kernel_features(s, (uint8_t)splitmix(&r), b);
+		free(b);
 	}
 	for (int d = 0; d < s->ndev; d++) {
 		/* A resume callback now and then unregisters a child. */

@@ -21,13 +21,14 @@ static int parent[4] = { -1, P, C, -1 };
 
 /* One oracle event: device, phase, kind. */
 enum ek { START, END_OK, END_ERR, GONE, PBEGIN, PEND, TBEGIN, TEND_OK, TEND_ERR,
-	  DC, DR, HANDLED, SKIP, WAKE, TEND_BUSY, ADDED, POS };
+	  DC, DR, HANDLED, SKIP, WAKE, TEND_BUSY, ADDED, POS, PBEGIN_AS };
 
 struct ev {
 	enum ek k;
 	int dev;
 	enum pm_phase ph;
-	int a;			/* SKIP: enum pm_skip; POS: the position */
+	int a;			/* SKIP: enum pm_skip; POS: the position;
+				 * PBEGIN_AS: 1 + enum pm_resume_kind */
 };
 
 static const struct ev *evs;
@@ -62,6 +63,12 @@ static void feed(void *arg)
 		case ADDED: dpm_emit(EV_ADDED, e->dev, -1, 0); break;
 		case POS: {
 			struct dpm_event ev = { EV_LIST_POS, e->dev, -1, 0, e->a };
+
+			dpm_publish(&ev);
+			break;
+		}
+		case PBEGIN_AS: {
+			struct dpm_event ev = { EV_PHASE_BEGIN, -1, e->ph, 0, e->a };
 
 			dpm_publish(&ev);
 			break;
@@ -588,6 +595,31 @@ static void test_kernel_rules(void)
 	EXPECT_CONTAINS(oracle_result()->msg, "a restore never skips");
 	modern_cfg.resume = RESUME_THAW;
 	EXPECT_EQ(JUDGE(smart, true), -1);
+	modern_cfg.resume = RESUME_PLAIN;
+	/* The variant tells which resume the phase does (a freeze that
+	 * fails in its late phase recovers there, then restores). */
+	static const struct ev smart_told[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), CB(X, PH_SUSPEND), CB(P, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		SK(X, PH_SUSPEND_LATE, SKIP_RUNTIME_SUSPENDED),
+		{ PEND, 0, PH_SUSPEND_LATE },
+		{ PBEGIN_AS, 0, PH_RESUME_EARLY, 1 + PM_RESUME_RESTORE },
+		SK(X, PH_RESUME_EARLY, SKIP_RUNTIME_SUSPENDED),
+		{ PEND, 0, PH_RESUME_EARLY },
+	};
+	EXPECT_EQ(JUDGE(smart_told, true), INV_SKIP);
+	EXPECT_CONTAINS(oracle_result()->msg, "a restore never skips");
+	/* Told a plain resume (a recover) while the transition would
+	 * restore: the device may stay suspended. */
+	static struct ev smart_told_plain[sizeof(smart_told) / sizeof(smart_told[0])];
+
+	memcpy(smart_told_plain, smart_told, sizeof(smart_told));
+	for (size_t i = 0; i < sizeof(smart_told) / sizeof(smart_told[0]); i++)
+		if (smart_told_plain[i].k == PBEGIN_AS)
+			smart_told_plain[i].a = 1 + PM_RESUME_PLAIN;
+	modern_cfg.resume = RESUME_RESTORE;
+	EXPECT_EQ(JUDGE(smart_told_plain, true), -1);
 	modern_cfg.resume = RESUME_PLAIN;
 	/* direct_complete as a skip, and what forbids it. */
 	static const struct ev dc[] = {

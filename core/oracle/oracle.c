@@ -92,6 +92,9 @@ static uint64_t *err_word(int error, uint64_t *bit)
 
 static int first_fail_dev = -1, first_fail_phase, first_fail_err;
 static int phase_active = -1;
+/* The resume the phase in progress does (enum oracle_resume) as the
+ * variant told, or -1: as the transition's kind says (resume_kind()). */
+static int told_resume = -1;
 static int running[NR_PHASES];
 static int last_pos[NR_PHASES];		/* SYNC-ORDER: previous device */
 static int running_total;
@@ -152,6 +155,7 @@ void oracle_reset(const struct oracle_config *c)
 	ndlinks = 0;
 	in_transition = false;
 	phase_active = -1;
+	told_resume = -1;
 	running_total = 0;
 	memset(running, 0, sizeof(running));
 }
@@ -246,8 +250,22 @@ static void do_check_transition_begin(void)
 	}
 }
 
-static void do_check_phase_begin(enum pm_phase p)
+static enum oracle_resume resume_kind(void)
 {
+	if (told_resume >= 0)
+		return (enum oracle_resume)told_resume;
+	return suspend_failed ? cfg.resume_failed :
+	       wakeup_abort ? cfg.resume_woken : cfg.resume;
+}
+
+_Static_assert((int)RESUME_PLAIN == PM_RESUME_PLAIN &&
+	       (int)RESUME_THAW == PM_RESUME_THAW &&
+	       (int)RESUME_RESTORE == PM_RESUME_RESTORE,
+	       "the oracle's resume kinds as the bus's");
+
+static void do_check_phase_begin(enum pm_phase p, long long told)
+{
+	told_resume = told > 0 && told <= PM_RESUME_RESTORE + 1 ? (int)told - 1 : -1;
 	pr_info("suspend_resume: %s begin", pm_phase_name(p));
 	if (phase_active >= 0)
 		check_fail(INV_PHASE_BARRIER,
@@ -682,8 +700,7 @@ static void skip_suspend_rpm(int dev, enum pm_phase p)
 static void skip_resume_rpm(int dev, enum pm_phase p)
 {
 	unsigned int f = cfg.dpm_flags ? cfg.dpm_flags[dev] : 0;
-	enum oracle_resume r = suspend_failed ? cfg.resume_failed :
-			       wakeup_abort ? cfg.resume_woken : cfg.resume;
+	enum oracle_resume r = resume_kind();
 
 	if (st[dev].dc)
 		return;
@@ -813,7 +830,7 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		do_check_transition_end(ev->err);
 		break;
 	case EV_PHASE_BEGIN:
-		do_check_phase_begin(ev->phase);
+		do_check_phase_begin(ev->phase, ev->a);
 		break;
 	case EV_PHASE_END:
 		do_check_phase_end(ev->phase);

@@ -153,6 +153,18 @@ void scenario_decode(const uint8_t *data, size_t size,
 		     const struct scn_limits *lim, struct scenario *s);
 
 /*
+ * The kernel variants' features drawn as the decoder reads them from
+ * bytes (dpmstress's generator): the transition and a wake-up from
+ * cfg_byte's bits 3-7, and for each device, when its entry of dev_bytes
+ * (two bytes per device: the error byte's meaning, the parent byte's)
+ * says so, a middle layer, DPM flags, a driverless, syscore or no-PM
+ * device, a late registration, a release that unregisters, link flags.
+ * Injected errors are left as they are.
+ */
+void scenario_add_kernel_features(struct scenario *s, uint8_t cfg_byte,
+				  const uint8_t *dev_bytes);
+
+/*
  * The inverse of scenario_decode() as far as the byte format reaches:
  * bytes that decode (with limits at least as large) to this scenario,
  * with durations rounded to the byte format's table, one error per

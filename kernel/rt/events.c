@@ -150,7 +150,13 @@ void trace_suspend_resume(const char *action, int val, bool start)
 		if (p == PH_SUSPEND_LATE)
 			window_set(true);
 		__atomic_store_n(&dpmk_run.phase, p, __ATOMIC_RELAXED);
-		dpmk_emit(EV_PHASE_BEGIN, -1, p, 0, 0, 0, NULL);
+		/* The event it resumes with: an aborted suspend rolls back
+		 * with resume_event() of its own, whatever the caller does
+		 * next (dpm_suspend_late() failing in a freeze recovers). */
+		dpmk_emit(EV_PHASE_BEGIN, -1, p, 0, pm_phase_is_suspend(p) ? 0 :
+			  1 + (val == PM_EVENT_THAW ? PM_RESUME_THAW :
+			       val == PM_EVENT_RESTORE ? PM_RESUME_RESTORE :
+			       PM_RESUME_PLAIN), 0, NULL);
 		return;
 	}
 	if (p == dpmk_phase_now())
@@ -189,16 +195,36 @@ void trace_device_pm_callback_start(struct device *dev, const char *pm_ops,
 		handled(dev);
 }
 
-void trace_device_pm_callback_end(struct device *dev, int error)
-{
-}
-
 /* Whether the device is in main.c's hands in this phase on this task. */
 static bool in_hand(struct dpmk_dev *d)
 {
 	return RD(d->handled_inst) == phase_inst() &&
 	       RD(d->done_inst) != phase_inst() &&
 	       RD(handler_task[d->idx]) == dpmk_host_task_id();
+}
+
+static void skip(struct dpmk_dev *d, int p, int why);
+
+/*
+ * dpm_prepare() and dpm_complete() end their per-device step here (the
+ * empty-info trace around device_prepare()/device_complete()).  A step
+ * that called no callback and did not fail: the device is prepared
+ * (completed) all the same, so the oracle hears a skip.
+ */
+void trace_device_pm_callback_end(struct device *dev, int error)
+{
+	struct dpmk_dev *d = to_dpmk(dev);
+	int p = dpmk_phase_now();
+
+	if ((p != PH_PREPARE && p != PH_COMPLETE) || error || !in_hand(d))
+		return;
+	WR(d->done_inst, phase_inst());
+	WR(hand_seq[d->idx], 0);
+	if (d->ran_inst == phase_inst() ||
+	    __atomic_load_n(&d->dead, __ATOMIC_ACQUIRE))
+		return;
+	skip(d, p, d->sd->flags & DPMK_DEV_SYSCORE ? SKIP_SYSCORE :
+						    SKIP_NO_CALLBACK);
 }
 
 int dpmk_in_hand_now(void)

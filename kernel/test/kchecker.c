@@ -264,6 +264,14 @@ static void check_skip(int d, int p, int why, long long facts)
 	bool susp = pm_phase_is_suspend(p);
 	const char *bad = NULL;
 
+	/* prepare and complete: a step without a callback, no depth. */
+	if (p == PH_PREPARE || p == PH_COMPLETE) {
+		if (why == SKIP_SYSCORE ? !(sd->flags & DPMK_DEV_SYSCORE) :
+		    why != SKIP_NO_CALLBACK)
+			kc_check_fail("SKIP: %s skipped %s because %d, which does not apply",
+				      nm(d), pm_phase_name(p), why);
+		return;
+	}
 	switch (why) {
 	case SKIP_SYSCORE:
 		if (!(sd->flags & DPMK_DEV_SYSCORE))
