@@ -32,6 +32,9 @@
  *                OUT-1, OUT-2, ... (before OUT's extension: mem.scenario
  *                gives mem-1.scenario)
  * --cycle K      only the scenario of transition K (from 1)
+ * --variant NAME the scenarios' variant instead of the one the capture's
+ *                kernel version picks; given again (up to 4 in all), the
+ *                summary runs each and prints a column per model
  * --summary      per transition, print to stdout per phase: callbacks
  *                and their sum as imported, the phase time each log
  *                itself reports ("complete after X msecs"; the dpm_*
@@ -55,7 +58,8 @@
 #include "import.h"
 #include "run/replay.h"
 
-enum { OPT_DMESG = CLI_FIRST_KEY, OPT_FTRACE, OPT_HTML, OPT_CYCLE, OPT_SUMMARY };
+enum { OPT_DMESG = CLI_FIRST_KEY, OPT_FTRACE, OPT_HTML, OPT_CYCLE, OPT_SUMMARY,
+       OPT_VARIANT };
 
 static const struct cli_option options[] = {
 	{ "dmesg", OPT_DMESG, "FILE", "sleepgraph's dmesg, kernel 3.x to 6.x (callback lines, PM: phase lines)" },
@@ -64,12 +68,13 @@ static const struct cli_option options[] = {
 	{ "output", 'o', "OUT", "write the scenario to OUT (default: stdout); several transitions: OUT-1, OUT-2 ..." },
 	{ "cycle", OPT_CYCLE, "K", "only the scenario of transition K (from 1)" },
 	{ "summary", OPT_SUMMARY, NULL, "print per-phase figures to stdout; the scenarios then go only to -o OUT" },
+	{ "variant", OPT_VARIANT, "NAME", "the scenarios' variant instead of the capture's kernel's; again (up to 4): more models beside it in --summary" },
 	{ NULL, 0, NULL, NULL }
 };
 
 static const struct cli_program program = {
 	.name = "dpmimport",
-	.usage = "[--dmesg FILE] [--ftrace FILE] [--html FILE] [-o OUT] [--cycle K] [--summary]",
+	.usage = "[--dmesg FILE] [--ftrace FILE] [--html FILE] [-o OUT] [--cycle K] [--summary] [--variant NAME]...",
 	.about = "Turn a pm-graph/sleepgraph capture (dmesg, ftrace, both, or an .html page) into dpmfuzz scenarios.",
 	.options = options,
 	.footer =
@@ -98,6 +103,8 @@ static void die(const char *fmt, ...)
 struct opts {
 	const char *dmesg, *ftrace, *html, *out, *cycle;
 	bool summary;
+	const char *variants[IMPORT_VARIANTS_MAX];
+	int nvariants;
 };
 
 /* A file option, given once and not empty: 0, or -1 with err. */
@@ -152,6 +159,14 @@ static int parse_args(int argc, char **argv, struct opts *o, char *err,
 			break;
 		case OPT_SUMMARY:
 			o->summary = true;
+			break;
+		case OPT_VARIANT:
+			if (o->nvariants == IMPORT_VARIANTS_MAX) {
+				snprintf(err, errlen, "--variant given more than %d times (dpmimport --help)",
+					 IMPORT_VARIANTS_MAX);
+				return -1;
+			}
+			o->variants[o->nvariants++] = arg;
 			break;
 		}
 	}
@@ -246,6 +261,8 @@ int main(int argc, char **argv)
 	read_capture(o.dmesg, "dmesg", &rq.dmesg, &dmesg);
 	read_capture(o.html, "sleepgraph html", &rq.html, &html);
 	rq.summary = o.summary ? stdout : NULL;
+	memcpy(rq.variants, o.variants, sizeof(rq.variants));
+	rq.nvariants = o.nvariants;
 	if (import_captures(&rq, &res, err, sizeof(err)))
 		die("%s", err);
 	free(dmesg);

@@ -348,14 +348,40 @@ static void phase_xcheck(int cy, char *buf, size_t n)
 			 worst, pm_phase_name(wph));
 }
 
+static const char *verb_of(int cy, int side);
+
+/*
+ * The transition the logs show (the kernel variants run it): a freeze
+ * with a thaw is hibernation's image; a freeze or quiesce with a
+ * restore, its resume from the image; a power-off, hibernation's
+ * power-off; else suspend to RAM, or to idle when sleepgraph's mode
+ * says "freeze" (suspend-to-idle's name until 4.x) over plain suspend
+ * verbs.
+ */
+static enum scn_transition transition_of(int cy)
+{
+	const char *s = verb_of(cy, 0), *r = verb_of(cy, 1);
+
+	if (!strcmp(s, "freeze") && !strcmp(r, "thaw"))
+		return TR_FREEZE;
+	if ((!strcmp(s, "freeze") || !strcmp(s, "quiesce")) && !strcmp(r, "restore"))
+		return TR_RESTORE;
+	if (!strcmp(s, "poweroff") || !strcmp(s, "hibernate"))
+		return TR_POWEROFF;
+	if (!strcmp(s, "suspend") && span_is(stamped()->mode, "freeze"))
+		return TR_S2IDLE;
+	return TR_MEM;
+}
+
 /* The logged devices of the transition as a scenario. */
-static void fill_scenario(struct scenario *s, const char *variant)
+static void fill_scenario(struct scenario *s, int cy, const char *variant)
 {
 	const struct tree *t = &held.t;
 	int *pos = xrealloc(NULL, ((size_t)t->ndev + 1) * sizeof(int));
 
 	scenario_init(s);
 	snprintf(s->variant, sizeof(s->variant), "%s", variant);
+	s->transition = transition_of(cy);
 	s->dev = xrealloc(NULL, ((size_t)t->norder + 1) * sizeof(*s->dev));
 	s->ndev = t->norder;
 	for (int i = 0; i < t->norder; i++)
@@ -403,6 +429,7 @@ static void fill_stand_in(struct scenario *s, int cy, const char *variant)
 
 	scenario_init(s);
 	snprintf(s->variant, sizeof(s->variant), "%s", variant);
+	s->transition = transition_of(cy);
 	s->dev = xrealloc(NULL, sizeof(*s->dev));
 	s->ndev = 1;
 	sd = &s->dev[0];
@@ -553,32 +580,46 @@ static void self_check(const char *text, const struct scenario *s)
 }
 
 /* The summary of one transition, with the model's times beside the logs'. */
-static void print_summary(const struct scenario *s, int cy, int ncy, FILE *out)
+static void print_summary(const struct scenario *s, int cy, int ncy,
+			  const struct import_request *rq, FILE *out)
 {
-	static struct run_result r;
-	const struct pm_variant *v = variant_find(s->variant);
+	static struct run_result r[IMPORT_VARIANTS_MAX];
+	const struct pm_variant *v[IMPORT_VARIANTS_MAX];
 	const struct capture *caps[2] = { &ftrace_cap, &dmesg_cap };
-	struct run_opts o = { 0 };
 	uint64_t sum[NR_PHASES] = { 0 };
 	const char *bad;
 	size_t badlen;
-	int nasync = 0, ncall = 0;
+	int nasync = 0, ncall = 0, nv = rq->nvariants ? rq->nvariants : 1;
 
-	if (!v)
-		v = variant_find("modern");
-	o.variant = v;
-	knobs_parse(v, "all", &o.fixes, &bad, &badlen);
-	dpm_run(s, &o, &r);
+	/* The scenario's variant, or the ones asked for, with every fix. */
+	for (int k = 0; k < nv; k++) {
+		struct run_opts o = { 0 };
+
+		v[k] = variant_find(rq->nvariants ? rq->variants[k] : s->variant);
+		if (!v[k])
+			v[k] = variant_find("modern");
+		o.variant = v[k];
+		knobs_parse(v[k], "all", &o.fixes, &bad, &badlen);
+		dpm_run(s, &o, &r[k]);
+	}
 	for (int i = 0; i < s->ndev; i++)
 		for (int ph = 0; ph < NR_PHASES; ph++)
 			sum[ph] += s->dev[i].beh.dur_us[ph];
-	fprintf(out, "transition %d of %d: %s, %s; model: %s --fix all\n", cy + 1,
-		ncy, verb_of(cy, 0), verb_of(cy, 1), v->name);
-	fprintf(out, "%-14s %9s %12s", "phase", "callbacks", "callback_us");
+	fprintf(out, "transition %d of %d: %s, %s; model%s:", cy + 1, ncy,
+		verb_of(cy, 0), verb_of(cy, 1), nv > 1 ? "s" : "");
+	for (int k = 0; k < nv; k++)
+		fprintf(out, "%s %s --fix all", k ? "," : "", v[k]->name);
+	fprintf(out, "\n%-14s %9s %12s", "phase", "callbacks", "callback_us");
 	for (int k = 0; k < 2; k++)
 		if (caps[k]->text.n || caps[k]->ncall)
 			fprintf(out, " %10s_ms", caps[k]->kind);
-	fprintf(out, " %13s\n", "model_ms");
+	if (nv == 1)
+		fprintf(out, " %13s", "model_ms");
+	else
+		for (int k = 0; k < nv; k++)
+			fprintf(out, " %*s_ms", (int)(strlen(v[k]->name) > 10 ?
+					    strlen(v[k]->name) : 10), v[k]->name);
+	fprintf(out, "\n");
 	for (int ph = 0; ph < NR_PHASES; ph++) {
 		fprintf(out, "%-14s %9d %12llu", pm_phase_name(ph), held.ncb[ph],
 			(unsigned long long)sum[ph]);
@@ -593,14 +634,20 @@ static void print_summary(const struct scenario *s, int cy, int ncy, FILE *out)
 			else
 				fprintf(out, " %13s", "-");
 		}
-		fprintf(out, " %13.3f\n", (double)r.phase_ns[ph] / 1e6);
+		for (int k = 0; k < nv; k++)
+			fprintf(out, " %*.3f", nv == 1 ? 13 :
+				(int)(strlen(v[k]->name) > 10 ? strlen(v[k]->name) : 10) + 3,
+				(double)r[k].phase_ns[ph] / 1e6);
+		fprintf(out, "\n");
 	}
 	for (int i = 0; i < s->ndev; i++)
 		nasync += s->dev[i].async;
 	if (held.xcheck && held.xcheck[0])
 		fprintf(out, "cross-check: %s\n", held.xcheck);
-	if (r.violated)
-		fprintf(out, "model: VIOLATION %s: %s\n", inv_name(r.id), r.msg);
+	for (int k = 0; k < nv; k++)
+		if (r[k].violated)
+			fprintf(out, "%s: VIOLATION %s: %s\n", v[k]->name,
+				inv_name(r[k].id), r[k].msg);
 	fprintf(out, "devices %d async %d callbacks %d\n", s->ndev, nasync, ncall);
 }
 
@@ -659,6 +706,17 @@ static void import_all(const struct import_request *rq, struct import_result *re
 		 stamped()->kernel.p);
 	import_pick_variant(kernel, variant_names(), res->variant,
 			    sizeof(res->variant), why, sizeof(why));
+	for (int k = 0; k < rq->nvariants; k++) {
+		const struct pm_variant *v = variant_find(rq->variants[k]);
+
+		if (!v)
+			die("--variant: no variant '%.60s' (variants: %s)",
+			    rq->variants[k], variant_names());
+		if (!k) {
+			snprintf(res->variant, sizeof(res->variant), "%s", v->name);
+			snprintf(why, sizeof(why), "asked for (--variant)");
+		}
+	}
 	scale_dmesg(kernel);
 	if (dmesg_cap.failed.n)
 		note("the dmesg says '%.*s': where no callback returned an error, the abort (a wakeup event?) is not in the scenario",
@@ -690,11 +748,11 @@ static void import_all(const struct import_request *rq, struct import_result *re
 		if (stand_in)
 			fill_stand_in(&held.s, cy, res->variant);
 		else
-			fill_scenario(&held.s, res->variant);
+			fill_scenario(&held.s, cy, res->variant);
 		held.text = render(&held.s, cy, ncy, why, stand_in);
 		self_check(held.text, &held.s);
 		if (rq->summary)
-			print_summary(&held.s, cy, ncy, rq->summary);
+			print_summary(&held.s, cy, ncy, rq, rq->summary);
 		scenario_free(&held.s);
 		held.texts[held.ntexts++] = held.text;
 		held.text = NULL;

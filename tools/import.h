@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "scenario/scenario.h"
+
 #define IMPORT_BAD_INPUT 2	/* dpmimport's exit code for bad input */
 #define IMPORT_MAX_CYCLES 100	/* transitions in one capture */
 
@@ -23,17 +25,24 @@ struct import_capture {
 	size_t len;
 };
 
+#define IMPORT_VARIANTS_MAX 4
+
 struct import_request {
 	/* html: sleepgraph's page, whose embedded logs stand for dmesg and
 	 * ftrace (give it alone) */
 	struct import_capture dmesg, ftrace, html;
 	FILE *summary;		/* per-phase figures (dpmimport --summary), or NULL */
+	/* dpmimport --variant: the scenarios' variant instead of the one the
+	 * kernel version picks, and the models the summary runs (each a
+	 * column; none: the picked one).  Registered names (variant_find()). */
+	const char *variants[IMPORT_VARIANTS_MAX];
+	int nvariants;
 };
 
 struct import_result {
 	int ncycle;		/* transitions in the capture, at least 1 */
 	char **text;		/* text[k]: the scenario of transition k + 1 */
-	char variant[16];	/* the variant line they carry (as struct scenario's) */
+	char variant[SCN_VARIANT_MAX + 1];	/* the variant line they carry */
 };
 
 /*

@@ -7,7 +7,8 @@
 #
 # 1. Each capture imports (exit 0) with its dmesg alone, its ftrace alone
 #    and both, to scenarios (one per transition) that dpmrepro --fix all
-#    replays clean (exit 0) on the variant they name: the skynet captures
+#    replays clean (exit 0) on the variant they name, and on every kernel
+#    tree configured (the transition the logs show): the skynet captures
 #    (DATA_DIR, kernel 3.15), the Ivy Bridge ones beside them
 #    (DATA_DIR/../pm-graph-ivybridge-2016, kernels 4.6 and 4.9), and, if
 #    DPMFUZZ_PMGRAPH_DIR names a directory, every sleepgraph page (*.html)
@@ -47,6 +48,7 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 lim=""
 command -v timeout >/dev/null && lim="timeout -s KILL 60"
+kernels=$("$repro" --list-variants | cut -f1 | grep '^kernel-')
 
 fail() {
 	echo "FAIL: $*"
@@ -82,9 +84,15 @@ capture() {
 			fail "$what: $(basename "$f"): dpmrepro --fix all: $(grep -m1 -e VIOLATION -e dpmrepro "$tmp/repro")"
 			return
 		fi
+		for k in $kernels; do
+			if ! $lim "$repro" --variant "$k" --fix all "$f" >"$tmp/repro" 2>&1; then
+				fail "$what: $(basename "$f"): dpmrepro --variant $k --fix all: $(grep -m1 -e VIOLATION -e dpmrepro "$tmp/repro")"
+				return
+			fi
+		done
 		devs+="${devs:+, }$(grep -c '^device' "$f")"
 	done
-	echo "ok: $what: $n transition(s), $devs devices, variant $(sed -n 's/^variant //p' "$f")"
+	echo "ok: $what: $n transition(s), $devs devices, variant $(sed -n 's/^variant //p' "$f")${kernels:+, and on }$(echo $kernels)"
 }
 
 # triple WHAT DMESG FTRACE: the dmesg alone, the ftrace alone, both.
@@ -174,6 +182,16 @@ must_fail "--cycle 0" --ftrace "$f" --cycle 0
 must_fail "--cycle past the end" --ftrace "$f" --cycle 2
 must_fail "--cycle twice" --ftrace "$f" --cycle 1 --cycle 1
 must_fail "two transitions to stdout" --ftrace "$tmp/two-ftrace"
+must_fail "an unknown --variant" --ftrace "$f" --variant nope
+must_fail "five --variant" --ftrace "$f" --summary --variant seed --variant seed --variant seed --variant seed --variant seed
+# --variant: the scenario's variant, and a summary column per model.
+import --ftrace "$f" --variant seed
+grep -qx "variant seed" "$tmp/stdout" || fail "--variant seed: $(grep -m1 '^variant' "$tmp/stdout")"
+import --ftrace "$f" --summary --variant modern --variant seed
+grep -q "modern_ms *seed_ms$" "$tmp/stdout" || fail "--summary with two --variant: $(grep -m1 '^phase' "$tmp/stdout")"
+# The transition the logs show: hibernation's freeze and restore.
+import --ftrace "$data/skynet_disk_ftrace.txt"
+grep -qx "transition restore" "$tmp/stdout" || fail "skynet disk: $(grep -m1 '^transition' "$tmp/stdout")"
 import --ftrace "$tmp/two-ftrace" --cycle 2
 grep -q "^# transition 2 of 2: freeze, restore" "$tmp/stdout" ||
 	fail "--cycle 2 of two transitions: $(grep -m1 '^# transition' "$tmp/stdout")"
