@@ -142,6 +142,9 @@ struct dpmk_link {
 #define DPMK_FIX_HOLD_PARENT	1u	/* KV-5: device_del() keeps the
 					 * parent's reference until the
 					 * device's release */
+#define DPMK_FIX_SSO_DORMANT	2u	/* KV-1: SYNC_STATE_ONLY links stay
+					 * DORMANT, so the PM core's waits
+					 * skip them */
 
 struct dpmk_scenario {
 	int transition;			/* enum dpmk_transition */

@@ -41,8 +41,11 @@ const struct diff_config kernel_diff[] = { { .fixes = "all" }, { 0 } };
  * what the finding shows or the harness stands in for the fix, so that a
  * campaign (DPMFUZZ_FIX=all) goes on to what is not known.
  */
-enum { KNOB_KV2, KNOB_KV5 };
+enum { KNOB_KV1, KNOB_KV2, KNOB_KV5 };
 const struct knob kernel_knobs[KERNEL_NKNOBS] = {
+	[KNOB_KV1] = { "kv1-sso-dormant", "unfixed",
+		"KV-1: SYNC_STATE_ONLY links stay DORMANT, so the PM core's waits pass over them as the links' documentation has them serve sync_state() only",
+		.bug = "LIVENESS", .needs = "", .detector = "fuzz" },
 	[KNOB_KV2] = { "kv2-kept-parent", "unfixed",
 		"KV-2: accept a may-skip-resume superior left in suspend by the early resume after a suspend that aborted before its noirq suspend",
 		.bug = "RESUME-AFTER-PARENT", .needs = "", .detector = "fuzz",
@@ -127,7 +130,8 @@ static void convert(const struct scenario *s)
 		}
 	ks = (struct dpmk_scenario){
 		.transition = s->transition,
-		.fixes = dpm_fixes >> KNOB_KV5 & 1 ? DPMK_FIX_HOLD_PARENT : 0,
+		.fixes = (dpm_fixes >> KNOB_KV5 & 1 ? DPMK_FIX_HOLD_PARENT : 0) |
+			 (dpm_fixes >> KNOB_KV1 & 1 ? DPMK_FIX_SSO_DORMANT : 0),
 		.pm_async = s->pm_async,
 		.pm_trace = s->pm_trace,
 		.wakeup_at_us = s->wakeup_at_us,

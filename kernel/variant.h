@@ -13,7 +13,7 @@
 
 extern const struct variant_ops kernel_variant_ops;
 extern const struct diff_config kernel_diff[];
-#define KERNEL_NKNOBS 2
+#define KERNEL_NKNOBS 3
 extern const struct knob kernel_knobs[KERNEL_NKNOBS];
 
 #define KERNEL_VARIANT(sym, name_, tree, diff_with_)                        \

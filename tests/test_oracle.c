@@ -514,6 +514,35 @@ static void test_kept_rules(void)
 		SK(C, PH_RESUME_NOIRQ, SKIP_RUNTIME_SUSPENDED),
 		{ START, G, PH_RESUME_NOIRQ },
 	};
+	/* Smart suspend skipped c's late suspend; the suspend aborted before
+	 * its noirq step: main.c leaves it in suspend (the !is_noirq_suspended
+	 * path of device_resume_noirq()).  Without the abort, a resume may not
+	 * skip it. */
+	flags[C] = PMF_SMART_SUSPEND;
+	static const struct ev left_by_late[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), CB(P, PH_SUSPEND), CB(X, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		CB(G, PH_SUSPEND_LATE), SK(C, PH_SUSPEND_LATE, SKIP_RUNTIME_SUSPENDED),
+		{ START, X, PH_SUSPEND_LATE }, { END_ERR, X, PH_SUSPEND_LATE },
+		{ PEND, 0, PH_SUSPEND_LATE }, { PBEGIN, 0, PH_RESUME_EARLY },
+		SK(C, PH_RESUME_EARLY, SKIP_RUNTIME_SUSPENDED),
+		{ PEND, 0, PH_RESUME_EARLY },
+	};
+	static const struct ev left_without_abort[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), CB(P, PH_SUSPEND), CB(X, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		CB(G, PH_SUSPEND_LATE), SK(C, PH_SUSPEND_LATE, SKIP_RUNTIME_SUSPENDED),
+		CB(P, PH_SUSPEND_LATE), CB(X, PH_SUSPEND_LATE),
+		{ PEND, 0, PH_SUSPEND_LATE }, { PBEGIN, 0, PH_RESUME_EARLY },
+		CB(P, PH_RESUME_EARLY),
+		SK(C, PH_RESUME_EARLY, SKIP_RUNTIME_SUSPENDED),
+	};
+	EXPECT_EQ(JUDGE(left_by_late, true), -1);
+	EXPECT_EQ(JUDGE(left_without_abort, true), INV_SKIP);
+	EXPECT_CONTAINS(oracle_result()->msg, "a resume skips only with");
+	flags[C] = PMF_MAY_SKIP_RESUME;
 	EXPECT_EQ(JUDGE(kv2, true), INV_RESUME_AFTER_PARENT);
 	EXPECT_CONTAINS(oracle_result()->msg, "parent 'c' had not resumed");
 	modern_cfg.tolerate = ORACLE_TOL_KEPT_SUPERIOR;

@@ -708,16 +708,23 @@ static void skip_resume_rpm(int dev, enum pm_phase p)
 		check_fail(INV_SKIP,
 			   "'%s' skipped its resume callback: only direct_complete skips it",
 			   nm(dev));
+	/* A suspend that aborted before the device's noirq suspend leaves a
+	 * device its late suspend skipped (smart suspend) in suspend
+	 * (device_resume_noirq(): the !is_noirq_suspended path clears
+	 * must_resume when dev_pm_skip_suspend()). */
+	bool left_by_late = f & PMF_SMART_SUSPEND && st[dev].rpm_off &&
+			    st[dev].lvl < 3 && (suspend_failed || wakeup_abort);
+
 	if (r == RESUME_RESTORE ||
 	    (r == RESUME_THAW && !(f & PMF_SMART_SUSPEND)) ||
-	    (r == RESUME_PLAIN && !(f & PMF_MAY_SKIP_RESUME)))
+	    (r == RESUME_PLAIN && !(f & PMF_MAY_SKIP_RESUME) && !left_by_late))
 		check_fail(INV_SKIP,
 			   "'%s' skipped its %s callback, which %s",
 			   nm(dev), pm_phase_name(p),
 			   r == RESUME_RESTORE ? "a restore never skips" :
 			   r == RESUME_THAW ?
 			   "a thaw skips only with DPM_FLAG_SMART_SUSPEND" :
-			   "a resume skips only with DPM_FLAG_MAY_SKIP_RESUME");
+			   "a resume skips only with DPM_FLAG_MAY_SKIP_RESUME, or with DPM_FLAG_SMART_SUSPEND after a suspend that aborted before its noirq suspend and after its late suspend was skipped");
 	st[dev].kept = true;
 	st[dev].kept_aborted = p == PH_RESUME_EARLY && st[dev].lvl == 2 &&
 			       (suspend_failed || wakeup_abort);

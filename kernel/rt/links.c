@@ -60,6 +60,11 @@ static void link_publish(struct device_link *link)
 
 static void link_set_status(struct device_link *link, enum device_link_state st)
 {
+	/* DPMK_FIX_SSO_DORMANT (KV-1): a SYNC_STATE_ONLY link stays DORMANT,
+	 * so main.c's waits pass over it as over any dormant link. */
+	if (dpmk_run.s->fixes & DPMK_FIX_SSO_DORMANT && st != DL_STATE_NONE &&
+	    device_link_test(link, DL_FLAG_SYNC_STATE_ONLY))
+		st = DL_STATE_DORMANT;
 	WRITE_ONCE(link->status, st);
 	link_publish(link);
 }
