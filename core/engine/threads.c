@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../util/fifo.h"
 #include "../util/xalloc.h"
 
 enum tstate { TS_RUNNING, TS_BLOCKED, TS_SLEEPING, TS_DONE, TS_UNSTARTED };
@@ -57,20 +58,13 @@ static __thread struct task *cur;
 static struct task host = { .id = -1, .name = "host" };
 /* Under pool_mtx: tasks on threads; the unstarted, oldest first. */
 static int running;
-static struct task **unstarted;
-static size_t unstarted_head, nunstarted, unstarted_cap;
+static struct dpm_fifo unstarted;
 static int nblocked;		/* running tasks in th_wait(): atomic */
 
 /* The oldest unstarted task, or NULL; under pool_mtx. */
 static struct task *next_unstarted(void)
 {
-	if (!nunstarted)
-		return NULL;
-	struct task *t = unstarted[unstarted_head++];
-
-	if (--nunstarted == 0)
-		unstarted_head = 0;
-	return t;
+	return dpm_fifo_pop(&unstarted);
 }
 
 static uint64_t xorshift(uint64_t *s)
@@ -139,17 +133,9 @@ static void th_spawn(void (*fn)(void *), void *arg, const char *name)
 	tasks[ntasks++] = t;
 	live++;
 	stats.tasks++;
-	if (running >= THREADS_MAX || nunstarted) {
+	if (running >= THREADS_MAX || unstarted.n) {
 		t->state = TS_UNSTARTED;
-		if (unstarted_head + nunstarted == unstarted_cap && unstarted_head) {
-			memmove(unstarted, unstarted + unstarted_head,
-				nunstarted * sizeof(*unstarted));
-			unstarted_head = 0;
-		}
-		size_t n = unstarted_head + nunstarted;
-
-		DPM_ARRAY_PUSH(unstarted, n, unstarted_cap, t);
-		nunstarted++;
+		dpm_fifo_push(&unstarted, t);
 		pthread_mutex_unlock(&pool_mtx);
 		return;
 	}
@@ -385,7 +371,7 @@ enum det_outcome threads_run(void (*fn)(void *), void *arg,
 		free(tasks[i]);
 	}
 	ntasks = 0;
-	unstarted_head = nunstarted = 0;
+	dpm_fifo_clear(&unstarted);
 	pthread_mutex_unlock(&pool_mtx);
 	th_spawn(fn, arg, "pm");
 
@@ -400,23 +386,22 @@ enum det_outcome threads_run(void (*fn)(void *), void *arg,
 	}
 	pthread_mutex_lock(&pool_mtx);
 	while (live) {
-		struct timespec w = dl;
+		struct timespec w;
 
-		if (nunstarted) {
-			/* Look again soon: every running task may block. */
-			clock_gettime(CLOCK_REALTIME, &w);
-			w.tv_nsec += 5000000L;
-			if (w.tv_nsec >= 1000000000L) {
-				w.tv_sec++;
-				w.tv_nsec -= 1000000000L;
-			}
-			if (w.tv_sec > dl.tv_sec ||
-			    (w.tv_sec == dl.tv_sec && w.tv_nsec > dl.tv_nsec))
-				w = dl;
+		/* Look again in 5 ms: tasks may be queued and every running
+		 * one blocked by then (nothing signals that). */
+		clock_gettime(CLOCK_REALTIME, &w);
+		w.tv_nsec += 5000000L;
+		if (w.tv_nsec >= 1000000000L) {
+			w.tv_sec++;
+			w.tv_nsec -= 1000000000L;
 		}
+		if (w.tv_sec > dl.tv_sec ||
+		    (w.tv_sec == dl.tv_sec && w.tv_nsec > dl.tv_nsec))
+			w = dl;
 		int rc = pthread_cond_timedwait(&done_cv, &pool_mtx, &w);
 
-		if (nunstarted &&
+		if (unstarted.n &&
 		    __atomic_load_n(&nblocked, __ATOMIC_RELAXED) >= running)
 			run_on_thread(next_unstarted());
 		if (rc == ETIMEDOUT && live) {
