@@ -34,7 +34,7 @@
 
 #include "../core/event/event.h"
 
-#define DPMK_ABI_VERSION 1
+#define DPMK_ABI_VERSION 2
 
 #define DPMK_SIZEOF_MUTEX	64
 #define DPMK_SIZEOF_COMPLETION	64
@@ -168,6 +168,13 @@ struct dpmk_tree {
 	int abi;			/* DPMK_ABI_VERSION */
 	const char *version;		/* "6.12.118", from the tree's Makefile */
 	const char *main_c;		/* path of the main.c it was built from */
+	/* main.c queues its async jobs with async_schedule() or
+	 * async_schedule_dev(), which run a job in the caller when no
+	 * entry can be allocated (before 7839d0078e0d, "PM: sleep: Fix
+	 * possible deadlocks in core system-wide PM code", 6.8 and the
+	 * stable trees it went to); 0 when it uses
+	 * async_schedule_dev_nocall().  The build reads it off main.c. */
+	int inline_jobs;
 	/* Restore main.c's and the runtime's state as it was at program
 	 * start, then register the scenario's devices (not the DPMK_DEV_LATE
 	 * ones) and links.  s stays valid until abandon().  0, or a negative

@@ -40,15 +40,30 @@ const struct diff_config kernel_diff[] = { { .fixes = "all" }, { 0 } };
  * what the finding shows or the harness stands in for the fix, so that a
  * campaign (DPMFUZZ_FIX=all) goes on to what is not known.
  */
-enum { KNOB_KV2, KNOB_KV5 };
+enum { KNOB_KV2, KNOB_KV5, KNOB_NOCALL };
+#define KERNEL_KNOB_KV2 { "kv2-kept-parent", "unfixed",                         \
+	"KV-2: accept a may-skip-resume superior left in suspend by the early resume after a suspend that aborted before its noirq suspend", \
+	.bug = "RESUME-AFTER-PARENT", .needs = "", .detector = "fuzz",       \
+	.tolerates = ORACLE_TOL_KEPT_SUPERIOR }
+#define KERNEL_KNOB_KV5 { "kv5-hold-parent", "unfixed",                         \
+	"KV-5: device_del() keeps the parent's reference until the device's release, so a step on the device never finds its parent freed", \
+	.bug = "REMOVED", .needs = "", .detector = "fuzz" }
 const struct knob kernel_knobs[KERNEL_NKNOBS] = {
-	[KNOB_KV2] = { "kv2-kept-parent", "unfixed",
-		"KV-2: accept a may-skip-resume superior left in suspend by the early resume after a suspend that aborted before its noirq suspend",
-		.bug = "RESUME-AFTER-PARENT", .needs = "", .detector = "fuzz",
-		.tolerates = ORACLE_TOL_KEPT_SUPERIOR },
-	[KNOB_KV5] = { "kv5-hold-parent", "unfixed",
-		"KV-5: device_del() keeps the parent's reference until the device's release, so a step on the device never finds its parent freed",
-		.bug = "REMOVED", .needs = "", .detector = "fuzz" },
+	[KNOB_KV2] = KERNEL_KNOB_KV2,
+	[KNOB_KV5] = KERNEL_KNOB_KV5,
+};
+/* A tree from before 7839d0078e0d: a job async_schedule() cannot queue
+ * runs in the caller, under dpm_list_mtx in the resume walks.  The fix
+ * (async_schedule_dev_nocall(), the walk handling the device itself) is
+ * in main.c, so the harness stands in for it by injecting no allocation
+ * failure (the scenario's inline_every is ignored). */
+const struct knob kernel_knobs_inline[KERNEL_NKNOBS_INLINE] = {
+	[KNOB_KV2] = KERNEL_KNOB_KV2,
+	[KNOB_KV5] = KERNEL_KNOB_KV5,
+	[KNOB_NOCALL] = { "nocall", "7839d0078e0d",
+		"run an async job that cannot be queued outside dpm_list_mtx (here: no allocation failure)",
+		.bug = "LIVENESS", .needs = "", .detector = "fuzz",
+		.no_alloc_failures = true },
 };
 
 static const struct dpmk_tree *tree(void)

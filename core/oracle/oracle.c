@@ -678,7 +678,8 @@ static void skip_suspend_rpm(int dev, enum pm_phase p)
  * direct_complete, or the DPM flags (devices.rst: the noirq and early
  * resume callbacks may be skipped with DPM_FLAG_MAY_SKIP_RESUME, on thaw
  * with DPM_FLAG_SMART_SUSPEND, never on restore: dev_pm_skip_resume()).
- * The device stays suspended as deep as it was. */
+ * The device stays suspended as deep as it was.  Before 5.8
+ * (cfg.left_skips_resume) its resume callback is skipped too. */
 static void skip_resume_rpm(int dev, enum pm_phase p)
 {
 	unsigned int f = cfg.dpm_flags ? cfg.dpm_flags[dev] : 0;
@@ -687,7 +688,7 @@ static void skip_resume_rpm(int dev, enum pm_phase p)
 
 	if (st[dev].dc)
 		return;
-	if (p == PH_RESUME)
+	if (p == PH_RESUME && !cfg.left_skips_resume)
 		check_fail(INV_SKIP,
 			   "'%s' skipped its resume callback: only direct_complete skips it",
 			   nm(dev));
@@ -702,6 +703,10 @@ static void skip_resume_rpm(int dev, enum pm_phase p)
 			   "a thaw skips only with DPM_FLAG_SMART_SUSPEND" :
 			   "a resume skips only with DPM_FLAG_MAY_SKIP_RESUME");
 	st[dev].kept = true;
+	/* Left in suspend for good: from here on it is runtime PM's, as a
+	 * direct-complete device is. */
+	if (p == PH_RESUME)
+		st[dev].lvl = 0;
 	st[dev].kept_aborted = p == PH_RESUME_EARLY && st[dev].lvl == 2 &&
 			       (suspend_failed || wakeup_abort);
 }

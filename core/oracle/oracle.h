@@ -62,6 +62,10 @@ struct oracle_config {
 	bool dc_forbidden;
 	enum oracle_resume { RESUME_PLAIN, RESUME_THAW, RESUME_RESTORE }
 		resume, resume_failed, resume_woken;
+	/* A device the DPM flags leave in suspend skips its resume callback
+	 * as well as the noirq and early ones (DPM_FLAG_LEAVE_SUSPENDED,
+	 * before 5.8); otherwise only direct_complete skips a resume. */
+	bool left_skips_resume;
 	/* What a kernel tree's known finding shows, accepted (ORACLE_TOL_*:
 	 * the knobs of struct knob.tolerates that are on). */
 	unsigned int tolerate;

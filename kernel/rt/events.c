@@ -246,8 +246,18 @@ void dpmk_device_pm_remove(struct device *dev)
 static void skip(struct dpmk_dev *d, int p, int why)
 {
 	long long facts = 0;
+	bool rpm_suspended = d->dev.power.runtime_status == RPM_SUSPENDED;
 
-	if (d->dev.power.runtime_status == RPM_SUSPENDED)
+	/*
+	 * A device main.c leaves in suspend in the resume phase was passed
+	 * over at its noirq resume (is_suspended cleared there); runtime PM
+	 * has been on since its early resume ended, and anyone may have
+	 * runtime-resumed it since (a child's unbind does).  Its status as
+	 * main.c left it is the one at that moment.
+	 */
+	if (p == PH_RESUME && why == SKIP_RUNTIME_SUSPENDED && !d->in_dc)
+		rpm_suspended = d->early_rpm_suspended;
+	if (rpm_suspended)
 		facts |= DPMK_SKIPF_RPM_SUSPENDED;
 	if (d->in_dc)
 		facts |= DPMK_SKIPF_DIRECT_COMPLETE;
@@ -364,6 +374,9 @@ void dpmk_complete_all(struct completion *x)
 	    in_hand(d)) {
 		WR(d->done_inst, phase_inst());
 		WR(hand_seq[d->idx], 0);
+		if (p == PH_RESUME_EARLY)
+			d->early_rpm_suspended =
+				d->dev.power.runtime_status == RPM_SUSPENDED;
 		if (d->ran_inst != phase_inst() &&
 		    !__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE)) {
 			if (pm_phase_is_suspend(p))

@@ -10,7 +10,8 @@
  * No-ops, because nothing here has what they act on: device interrupts
  * (suspend_device_irqs(), resume_device_irqs()), dedicated wake-up IRQs
  * (device_wakeup_arm_wake_irqs() and the disarm), idle CPUs
- * (wake_up_all_idle_cpus()), CPU and device frequency scaling
+ * (wake_up_all_idle_cpus(), and cpuidle_pause()/_resume(), which main.c
+ * called itself up to 5.15), CPU and device frequency scaling
  * (cpufreq_*(), devfreq_*()).  Interrupts being off in the noirq phases
  * matters to drivers, not to main.c's ordering; the runtime keeps other
  * tasks' device removals out of the late/noirq window instead
@@ -24,6 +25,7 @@
 #include <linux/sched/debug.h>
 #include <linux/cpufreq.h>
 #include <linux/devfreq.h>
+#include <linux/cpuidle.h>
 #include <linux/pm-trace.h>
 
 #include "rt.h"
@@ -89,6 +91,14 @@ void cpufreq_resume(void)
 }
 
 void devfreq_suspend(void)
+{
+}
+
+void cpuidle_pause(void)
+{
+}
+
+void cpuidle_resume(void)
 {
 }
 

@@ -375,6 +375,7 @@ const struct dpmk_tree CAT(dpmk_tree_, DPMK_TAG) = {
 	.abi = DPMK_ABI_VERSION,
 	.version = DPMK_VERSION,
 	.main_c = DPMK_MAIN_C,
+	.inline_jobs = DPMK_INLINE_JOBS,
 	.setup = tree_setup,
 	.cycle = tree_cycle,
 	.unregister = tree_unregister,
