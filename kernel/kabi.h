@@ -139,7 +139,12 @@ struct dpmk_link {
 
 /* struct dpmk_scenario.fixes: the harness stands in for a fix a finding
  * calls for (docs/kernel.md, "Findings"). */
-#define DPMK_FIX_HOLD_PARENT	1u	/* KV-5: device_del() keeps the
+#define DPMK_FIX_HOLD_PARENT	1u	/* KV-5: device_del() outside the
+					 * resume phases keeps the parent's
+					 * reference until the device's
+					 * release */
+#define DPMK_FIX_HOLD_PARENT_RESUME 2u	/* 0552e05fdfea's bug: device_del()
+					 * in a resume phase keeps the
 					 * parent's reference until the
 					 * device's release */
 

@@ -40,6 +40,9 @@ struct knob {
 	/* The harness stands in for the fix by injecting no async
 	 * allocation failure (the scenario's inline_every is ignored). */
 	bool no_alloc_failures;
+	/* A kernel variant's harness stands in for the fix so
+	 * (DPMK_FIX_*, kernel/kabi.h). */
+	unsigned int stand_in;
 };
 
 /* Scenario features a variant's kernel has; the run leaves out the

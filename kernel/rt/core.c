@@ -487,6 +487,20 @@ void device_release_driver(struct device *dev)
 	device_unlock(dev);
 }
 
+/*
+ * The KV-5 stand-in (DPMK_FIX_HOLD_PARENT) is for the suspend side,
+ * which does not pin the parent: a removal in a resume phase drops the
+ * parent's reference as the kernel does, so a tree without the resume
+ * side's own pinning (0552e05fdfea, Jan 2020) still shows that bug,
+ * unless its own stand-in is on (DPMK_FIX_HOLD_PARENT_RESUME).
+ */
+static bool resume_side(void)
+{
+	int p = dpmk_phase_now();
+
+	return p >= 0 && !pm_phase_is_suspend(p);
+}
+
 /* ---- removal ---- */
 
 void device_del(struct device *dev)
@@ -520,7 +534,8 @@ void device_del(struct device *dev)
 	device_links_purge(dev);
 	dev->kobj.state_in_sysfs = 0;
 	dpmk_log("'%s' deleted", d->name);
-	if (parent && dpmk_run.s->fixes & DPMK_FIX_HOLD_PARENT)
+	if (parent && dpmk_run.s->fixes & (resume_side() ? DPMK_FIX_HOLD_PARENT_RESUME :
+							     DPMK_FIX_HOLD_PARENT))
 		d->holds_parent = true;	/* dropped by its release */
 	else
 		put_device(parent);
