@@ -189,16 +189,36 @@ void trace_device_pm_callback_start(struct device *dev, const char *pm_ops,
 		handled(dev);
 }
 
-void trace_device_pm_callback_end(struct device *dev, int error)
-{
-}
-
 /* Whether the device is in main.c's hands in this phase on this task. */
 static bool in_hand(struct dpmk_dev *d)
 {
 	return RD(d->handled_inst) == phase_inst() &&
 	       RD(d->done_inst) != phase_inst() &&
 	       RD(handler_task[d->idx]) == dpmk_host_task_id();
+}
+
+static void skip(struct dpmk_dev *d, int p, int why);
+
+/*
+ * The end of a device's prepare or complete step (dpm_prepare() and
+ * dpm_complete() close the pair they opened; nothing inside those steps
+ * traces a callback).  A prepare that called nothing still counts for
+ * the oracle: a device without PM callbacks takes direct_complete on
+ * main.c's word alone (power.no_pm_callbacks).
+ */
+void trace_device_pm_callback_end(struct device *dev, int error)
+{
+	struct dpmk_dev *d = to_dpmk(dev);
+	int p = dpmk_phase_now();
+
+	if ((p != PH_PREPARE && p != PH_COMPLETE) || !in_hand(d))
+		return;
+	WR(d->done_inst, phase_inst());
+	WR(hand_seq[d->idx], 0);
+	if (d->ran_inst != phase_inst() && !error &&
+	    !__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE))
+		skip(d, p, d->sd->flags & DPMK_DEV_SYSCORE ? SKIP_SYSCORE :
+							  SKIP_NO_CALLBACK);
 }
 
 int dpmk_in_hand_now(void)

@@ -264,6 +264,10 @@ static void check_skip(int d, int p, int why, long long facts)
 	bool susp = pm_phase_is_suspend(p);
 	const char *bad = NULL;
 
+	/* The end of a prepare or complete step that called nothing: the
+	 * step itself is what counts (EV_HANDLED). */
+	if (p == PH_PREPARE || p == PH_COMPLETE)
+		return;
 	switch (why) {
 	case SKIP_SYSCORE:
 		if (!(sd->flags & DPMK_DEV_SYSCORE))
