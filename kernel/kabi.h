@@ -143,6 +143,9 @@ struct dpmk_link {
 					 * resume phases keeps the parent's
 					 * reference until the device's
 					 * release */
+#define DPMK_FIX_INIT_COMPLETE_ALL 4u	/* KV-7: a new device's completion
+					 * is completed for every waiter, as
+					 * complete_all() did before */
 #define DPMK_FIX_HOLD_PARENT_RESUME 2u	/* 0552e05fdfea's bug: device_del()
 					 * in a resume phase keeps the
 					 * parent's reference until the
@@ -180,6 +183,16 @@ struct dpmk_tree {
 	 * stable trees it went to); 0 when it uses
 	 * async_schedule_dev_nocall().  The build reads it off main.c. */
 	int inline_jobs;
+	/* main.c starts a parent's (supplier's) async step when a child
+	 * (consumer) is done, and a child's when its parent is (the 6.16+
+	 * scheme: dpm_async_suspend_superior()); with a bounded async pool
+	 * such steps can take every worker and wait for one still queued
+	 * (finding KV-8; the kernel's pool has 512 workers). */
+	int async_early;
+	/* main.c's device_pm_sleep_init() sets a new device's completion
+	 * with complete(), which lets one waiter through, not
+	 * complete_all() (finding KV-7, the 7.1.5 tree). */
+	int init_complete_once;
 	/* Restore main.c's and the runtime's state as it was at program
 	 * start, then register the scenario's devices (not the DPMK_DEV_LATE
 	 * ones) and links.  s stays valid until abandon().  0, or a negative

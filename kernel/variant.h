@@ -51,6 +51,25 @@ extern const struct diff_config kernel_diff[];
 	.bug = "REMOVED", .needs = "", .detector = "fuzz",                   \
 	.stand_in = DPMK_FIX_HOLD_PARENT_RESUME }
 
+/* KV-9: a thaw leaves a smart-suspend parent in suspend while its child,
+ * whose freeze callbacks ran, thaws; accepted with the knob on. */
+#define KERNEL_KNOB_KV9 { "kv9-thaw-kept-parent", "unfixed",                    \
+	"KV-9: accept a runtime-suspended smart-suspend superior a thaw leaves in suspend while a subordinate thaws", \
+	.bug = "RESUME-AFTER-PARENT", .needs = "", .detector = "fuzz",       \
+	.tolerates = ORACLE_TOL_THAW_KEPT_SUPERIOR }
+/* KV-7: a new device's completion lets one waiter through; the stand-in
+ * completes it for all, as complete_all() did up to 6.12. */
+#define KERNEL_KNOB_KV7 { "kv7-init-complete-all", "unfixed",                   \
+	"KV-7: a new device's power.completion is completed for every waiter (complete_all()), not one", \
+	.bug = "LIVENESS", .needs = "", .detector = "fuzz",                  \
+	.stand_in = DPMK_FIX_INIT_COMPLETE_ALL }
+/* KV-8: the 6.16+ scheme deadlocks in a bounded async pool (modern-3 on
+ * the real code); the kernel's pool has 512 workers. */
+#define KERNEL_KNOB_KV8 { "kv8-no-worker-limit", "unfixed",                     \
+	"KV-8: no async worker limit (the 6.16+ scheme deadlocks when its blocked jobs take every worker)", \
+	.bug = "LIVENESS", .needs = "", .detector = "fuzz",                  \
+	.no_worker_limit = true }
+
 #define KERNEL_VARIANT(sym, name_, tree, diff_with_, feat_, ...)            \
 	extern const struct dpmk_tree tree;                                 \
 	static const struct knob sym##_knobs[] = { __VA_ARGS__ };           \

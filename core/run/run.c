@@ -554,18 +554,19 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 	struct oracle_view view;
 
 	oracle_view_build(&view, s, o->variant->features);
-	bool alloc_failures = true;
+	bool alloc_failures = true, worker_limit = true;
 
 	for (int k = 0; k < o->variant->nknobs; k++)
 		if (o->fixes >> k & 1) {
 			view.cfg.tolerate |= o->variant->knobs[k].tolerates;
 			alloc_failures &= !o->variant->knobs[k].no_alloc_failures;
+			worker_limit &= !o->variant->knobs[k].no_worker_limit;
 		}
 	oracle_reset(&view.cfg);
 	device_layer_reset(s->ndev);
 	struct async_config ac = {
 		.inline_every = alloc_failures ? s->inline_every : 0,
-		.worker_limit = s->worker_limit,
+		.worker_limit = worker_limit ? s->worker_limit : 0,
 	};
 
 	async_reset(&ac);

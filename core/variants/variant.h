@@ -40,6 +40,8 @@ struct knob {
 	/* The harness stands in for the fix by injecting no async
 	 * allocation failure (the scenario's inline_every is ignored). */
 	bool no_alloc_failures;
+	/* ... by running without an async worker limit. */
+	bool no_worker_limit;
 	/* A kernel variant's harness stands in for the fix so
 	 * (DPMK_FIX_*, kernel/kabi.h). */
 	unsigned int stand_in;

@@ -5,7 +5,8 @@
  *   dpmk_check [--tree VERSION] [--seed S] [--scenarios N] [--first I]
  *              [--engine det|threads] [--max-devices N] [--no-removals]
  *              [--replay I] [--tail N] [--perturb N] [--any-order]
- *              [--sso-backward] [--kv5] [--inline-jobs] [--strict]
+ *              [--sso-backward] [--kv5] [--kv6] [--kv7] [--kv8]
+ *              [--inline-jobs] [--strict]
  *              [--events] [--quiet]
  *
  * For every registered kernel tree (or the one --tree names), scenarios
@@ -21,8 +22,10 @@
  * The end invariant: no checker violation, no engine deadlock or step
  * limit, every run's teardown frees every device.  The known findings of
  * docs/kernel.md (KV-2, KV-3, KV-4) are counted, not reported, unless
- * --strict; the scenarios of KV-1 and KV-5 are made only when asked
- * (--sso-backward, --kv5), and so are async allocation failures on a
+ * --strict; the scenarios of KV-1, KV-5 and KV-6 are made only when asked
+ * (--sso-backward, --kv5, --kv6), KV-7 and KV-8 show only when asked
+ * (--kv7: no stand-in for complete_all(); --kv8: worker limits on trees
+ * with the 6.16+ scheme), and so are async allocation failures on a
  * tree whose jobs then run inline (struct dpmk_tree.inline_jobs: before
  * 7839d0078e0d such a job deadlocks under dpm_list_mtx; --inline-jobs).
  * On a violation the
@@ -49,17 +52,18 @@ static struct {
 	const char *tree;
 	uint64_t seed;
 	long scenarios, first, replay;
-	bool threads, quiet, any_order, inline_jobs;
+	bool threads, quiet, any_order, inline_jobs, kv7, kv8;
 	int tail, perturb;
 	struct kc_gen_opts gen;
-} opt = { NULL, 1, 1000, 0, -1, false, false, false, false, 60, 4, { 12, false, false, false } };
+} opt = { NULL, 1, 1000, 0, -1, false, false, false, false, false, false, 60, 4, { 12, false, false, false, false } };
 
 static void usage(FILE *f)
 {
 	fputs("usage: dpmk_check [--tree VERSION] [--seed S] [--scenarios N] [--first I]\n"
 	      "                  [--engine det|threads] [--max-devices N] [--no-removals]\n"
 	      "                  [--replay I] [--tail N] [--perturb N] [--any-order]\n"
-	      "                  [--sso-backward] [--kv5] [--inline-jobs] [--strict]\n"
+	      "                  [--sso-backward] [--kv5] [--kv6] [--kv7] [--kv8]\n"
+	      "                  [--inline-jobs] [--strict]\n"
 	      "                  [--events] [--quiet]\n"
 	      "Runs random scenarios on the kernel variants and checks the events.\n"
 	      "  --tree VERSION    only this tree (default: every registered tree)\n"
@@ -76,6 +80,9 @@ static void usage(FILE *f)
 	      "                    (default: queue order, as one workqueue pool activates them)\n"
 	      "  --sso-backward    SYNC_STATE_ONLY links against dpm_list order (finding KV-1)\n"
 	      "  --kv5             removals of devices with children too (finding KV-5)\n"
+	      "  --kv6             async no-PM devices too (finding KV-6)\n"
+	      "  --kv7             no stand-in for a new device's complete_all() (finding KV-7)\n"
+	      "  --kv8             worker limits on trees with the 6.16+ scheme (finding KV-8)\n"
 	      "  --inline-jobs     async allocation failures on trees whose jobs then run\n"
 	      "                    inline too (before 7839d0078e0d: a deadlock)\n"
 	      "  --strict          the known findings of docs/kernel.md are violations too\n"
@@ -228,10 +235,12 @@ static bool waits_for_removed(struct det_task_info *t, int n)
 /* The command line that runs scenario idx again, alone. */
 static void kc_reproduce(FILE *f, long idx)
 {
-	fprintf(f, "--- reproduce: dpmk_check --tree %s --seed %llu --max-devices %d%s%s%s%s%s%s%s --replay %ld\n",
+	fprintf(f, "--- reproduce: dpmk_check --tree %s --seed %llu --max-devices %d%s%s%s%s%s%s%s%s%s%s --replay %ld\n",
 		tree->version, (unsigned long long)opt.seed, opt.gen.max_dev,
 		opt.threads ? " --engine threads" : "",
 		kc_strict ? " --strict" : "", opt.gen.kv5 ? " --kv5" : "",
+		opt.gen.kv6 ? " --kv6" : "", opt.kv7 ? " --kv7" : "",
+		opt.kv8 ? " --kv8" : "",
 		opt.gen.no_removals ? " --no-removals" : "",
 		opt.gen.sso_backward ? " --sso-backward" : "",
 		opt.any_order ? " --any-order" : "",
@@ -264,12 +273,17 @@ static uint64_t scenario_seed(long idx)
 }
 
 /* Scenario idx for this tree: without --inline-jobs, no allocation
- * failure where a job would run inline. */
+ * failure where a job would run inline; without --kv8 no worker limit
+ * for the 6.16+ scheme; without --kv7 KV-7's stand-in. */
 static void generate(long idx)
 {
 	kc_generate(scenario_seed(idx), &opt.gen, &scn);
 	if (tree->inline_jobs && !opt.inline_jobs)
 		scn.inline_every = 0;
+	if (tree->async_early && !opt.kv8)
+		scn.worker_limit = 0;
+	scn.s.fixes = tree->init_complete_once && !opt.kv7 ?
+		      DPMK_FIX_INIT_COMPLETE_ALL : 0;
 }
 
 /* One scenario; the violation, or NULL. */
@@ -465,6 +479,12 @@ int main(int argc, char **argv)
 			opt.gen.no_removals = true;
 		} else if (!strcmp(a, "--kv5")) {
 			opt.gen.kv5 = true;
+		} else if (!strcmp(a, "--kv7")) {
+			opt.kv7 = true;
+		} else if (!strcmp(a, "--kv8")) {
+			opt.kv8 = true;
+		} else if (!strcmp(a, "--kv6")) {
+			opt.gen.kv6 = true;
 		} else if (!strcmp(a, "--inline-jobs")) {
 			opt.inline_jobs = true;
 		} else if (!strcmp(a, "--strict")) {

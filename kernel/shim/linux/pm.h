@@ -72,6 +72,7 @@ struct dev_pm_ops {
 #define PM_EVENT_USER		0x0100
 #define PM_EVENT_REMOTE		0x0200
 #define PM_EVENT_AUTO		0x0400
+#define PM_EVENT_POWEROFF	0x0800	/* 7.x: for main.c's messages only */
 
 #define PM_EVENT_SLEEP		(PM_EVENT_SUSPEND | PM_EVENT_HIBERNATE)
 
@@ -121,6 +122,8 @@ struct dev_pm_info {
 	struct list_head	entry;
 	struct completion	completion;
 	struct wakeup_source	*wakeup;
+	/* 7.x: async_in_progress became this, a whole bool of its own */
+	bool			work_in_progress;
 	/* second run (system sleep) */
 	bool			wakeup_path:1;
 	bool			syscore:1;
@@ -129,6 +132,8 @@ struct dev_pm_info {
 	bool			smart_suspend:1;
 	bool			must_resume:1;
 	bool			may_skip_resume:1;
+	bool			out_band_wakeup:1;	/* 7.x */
+	bool			strict_midlayer:1;	/* 7.x */
 	/* runtime PM */
 	struct wake_irq		*wakeirq;
 	atomic_t		usage_count;
