@@ -58,10 +58,10 @@ EOF
 
 case "$mutation" in
 no-wait-subordinate)
-	delete_in_function '^static int (__)?device_suspend\(struct device \*dev' \
+	delete_in_function '^static (int|void) (__)?device_suspend\(struct device \*dev' \
 		'^\s*dpm_wait_for_subordinate\(dev, async\);' ;;
 no-complete-noirq)
-	delete_in_function '^static void (__)?device_resume_noirq\(struct device \*dev' \
+	delete_in_function '^static (int|void) (__)?device_resume_noirq\(struct device \*dev' \
 		'^\s*complete_all\(&dev->power.completion\);' ;;
 *)
 	echo "mutant: unknown mutation '$mutation'" >&2
