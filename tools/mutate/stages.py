@@ -58,9 +58,11 @@ class Procs:
         self.groups = set()
         self.stopping = False
 
-    def run(self, cmd, log, cwd=None, env=None, timeout=None):
+    def run(self, cmd, log, cwd=None, env=None, timeout=None, poll=None):
         """Run cmd (output appended to log), in its own process group.
-        Returns (exit code, seconds, timed out)."""
+        poll, if given, is called every second while it runs; when it
+        returns true the group is ended.  Returns (exit code, seconds,
+        timed out)."""
         if self.stopping:
             raise Stopped()
         with open(log, "ab") as lf:
@@ -74,15 +76,22 @@ class Procs:
                 self.groups.add(p.pid)
             timed_out = False
             try:
-                p.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                self.kill(p.pid)
-                p.wait()
+                while True:
+                    try:
+                        p.wait(timeout=1)
+                        break
+                    except subprocess.TimeoutExpired:
+                        pass
+                    if timeout is not None and time.monotonic() - t0 > timeout:
+                        timed_out = True
+                    if timed_out or self.stopping or poll and poll():
+                        self.kill(p.pid)
+                        p.wait()
+                        break
             finally:
                 with self.lock:
                     self.groups.discard(p.pid)
-            # Strays of the group (libFuzzer's children) go with it.
+            # Strays of the group (libFuzzer's fork jobs) go with it.
             self.kill(p.pid)
             if self.stopping:
                 raise Stopped()
@@ -308,52 +317,109 @@ class Worker:
             res["seconds"] = round(time.monotonic() - t0, 1)
 
     def fuzz(self, m, mdir, res):
+        """The corpus, then T seconds of fuzzing; res gets the outcome."""
         c = self.c
         art = self.dir / "artifacts"
         shutil.rmtree(art, ignore_errors=True)
         art.mkdir(parents=True)
         log = mdir / "fuzz.log"
-        env = dict(os.environ, DPMFUZZ_FIX="all", TMPDIR=str(self.dir))
+        t0 = time.monotonic()
+        # The corpus: every input once; the first that fails stops it.
         if c.libfuzzer:
-            scratch = self.dir / "corpus"
-            shutil.rmtree(scratch, ignore_errors=True)
-            scratch.mkdir()
-            seed = 1 + zlib.crc32(m["id"].encode()) % (1 << 30)
-            cmd = [self.target_bin(), f"-artifact_prefix={art}/", "-rss_limit_mb=2048",
-                   f"-seed={seed}", "-print_final_stats=1"] + c.fuzz_flags
-            cmd += ["-runs=0"] if c.time == 0 else [f"-max_total_time={c.time}"]
-            cmd += [scratch, c.corpus]
+            cmd = [self.target_bin(), f"-artifact_prefix={art}/", "-rss_limit_mb=2048", "-runs=0"] \
+                + c.fuzz_flags + [c.corpus]
         else:
             cmd = [self.target_bin(), c.corpus]
-        rc, secs, timed_out = self.run(cmd, log=log, env=env, timeout=c.time + SLACK)
+        rc, secs, timed_out = self.run(cmd, log=log, env=self.env(), timeout=SLACK)
         res["fuzz_seconds"] = round(secs, 1)
         text = log.read_text(errors="replace")
         if timed_out:
-            res.update(status="timed-out", by="TIMEOUT", stage="fuzz",
-                       message=f"the fuzz run outlived {c.time + SLACK} s")
+            res.update(status="timed-out", by="TIMEOUT", stage="corpus",
+                       message=f"the corpus run outlived {SLACK} s")
             return
         k = killer(text)
-        if rc == 0 and not k:
+        if rc or k:
+            crash = self.artifact(art, text)
+            self.judge(crash, k or ("CRASH", f"exit {rc}"), "corpus", mdir, res)
+            return
+        if not c.libfuzzer or c.time == 0:
             res.update(status="survived")
             return
-        by, msg = k or ("CRASH", f"exit {rc}")
-        crash = self.artifact(art, text)
-        # libFuzzer says INITED once it has run the corpus.
-        res.update(by=by, message=msg[:300],
-                   stage="fuzz" if c.libfuzzer and "INITED" in text else "corpus")
+        self.fuzz_fork(m, mdir, res, t0)
+
+    def env(self):
+        return dict(os.environ, DPMFUZZ_FIX="all", TMPDIR=str(self.dir))
+
+    def fuzz_fork(self, m, mdir, res, t0):
+        """T seconds of libFuzzer in fork mode, which goes on after a
+        crash: each input it saves runs on the unmutated tree at once, and
+        the first that runs clean there kills the mutant (the others are
+        the harness's own findings, counted apart)."""
+        c = self.c
+        art = self.dir / "artifacts"
+        shutil.rmtree(art, ignore_errors=True)
+        art.mkdir(parents=True)
+        scratch = self.dir / "corpus"
+        shutil.rmtree(scratch, ignore_errors=True)
+        scratch.mkdir()
+        seed = 1 + zlib.crc32(m["id"].encode()) % (1 << 30)
+        cmd = [self.target_bin(), "-fork=1", "-ignore_crashes=1", "-ignore_timeouts=1", "-ignore_ooms=1",
+               f"-artifact_prefix={art}/", "-rss_limit_mb=2048", f"-seed={seed}",
+               f"-max_total_time={c.time}"] + c.fuzz_flags + [scratch, c.corpus]
+        log = mdir / "fuzz.log"
+        seen, found, baseline = set(), [], []
+
+        def poll():
+            for f in sorted(art.glob("*")):
+                if f.name in seen or f.name.endswith(".tmp"):
+                    continue
+                seen.add(f.name)
+                if self.clean_on_orig(f, mdir):
+                    found.append((f, time.monotonic() - t0))
+                    return True
+                baseline.append(f.name)
+            return False
+        rc, secs, timed_out = self.run(cmd, log=log, env=self.env(), timeout=c.time + SLACK, poll=poll)
+        if not found:
+            poll()
+        res["fuzz_seconds"] = round(time.monotonic() - t0, 1)
+        if baseline:
+            kept = []
+            for name in baseline[:3]:
+                shutil.copyfile(art / name, mdir / ("baseline-" + name))
+                kept.append(str(mdir / ("baseline-" + name)))
+            res.update(baseline_inputs=len(baseline), baseline_examples=kept)
+        if not found:
+            res.update(status="survived")
+            return
+        crash, when = found[0]
+        # The mutant's own report of the input (fork mode keeps it in a
+        # job's log): one more run.
+        klog = mdir / "kill.log"
+        self.run([self.target_bin()] + self.single_flags() + [crash], log=klog, env=self.env(), timeout=120)
+        k = killer(klog.read_text(errors="replace")) or ("CRASH", "a crash in fork mode")
+        self.judge(crash, k, "fuzz", mdir, res, checked=True)
+        res["fuzz_seconds"] = round(when, 1)
+
+    def clean_on_orig(self, f, mdir):
+        rc, _, timed_out = self.run([self.dir / "orig" / self.c.target] + self.single_flags() + [f],
+                                    log=mdir / "orig.log", env=self.env(), timeout=120)
+        return rc == 0 and not timed_out
+
+    def judge(self, crash, k, stage, mdir, res, checked=False):
+        """A failing input: the mutant's, if the unmutated tree runs it
+        clean; then dpmrepro replays it."""
+        by, msg = k
+        res.update(by=by, message=msg[:300], stage=stage)
         if crash is None:
             res.update(status="killed", reproduced=False, note="no input was saved")
             return
         kept = mdir / ("input-" + crash.name)
         shutil.copyfile(crash, kept)
         res["input"] = str(kept)
-        # The same input on the unmutated tree must run clean.
-        olog = mdir / "orig.log"
-        orc, _, otimed = self.run([self.dir / "orig" / c.target] + self.single_flags() + [kept],
-                                  log=olog, env=env, timeout=120)
-        if orc or otimed:
+        if not checked and not self.clean_on_orig(kept, mdir):
             res.update(status="baseline-fails",
-                       message=f"the unmutated tree fails on this input too ({olog})")
+                       message=f"the unmutated tree fails on this input too ({mdir / 'orig.log'})")
             return
         res["status"] = "timed-out" if by == "TIMEOUT" else "killed"
         self.reproduce(kept, mdir, res)
@@ -362,7 +428,7 @@ class Worker:
         return ["-timeout=60", "-rss_limit_mb=2048", "-runs=1"] if self.c.libfuzzer else []
 
     def artifact(self, art, text):
-        """The input that killed: libFuzzer's artifact, or the replay
+        """The input that failed: libFuzzer's artifact, or the replay
         driver's last 'Running:' input."""
         files = sorted(art.glob("*"))
         if files:
