@@ -347,8 +347,14 @@ class Worker:
             return
         self.fuzz_fork(m, mdir, res, t0)
 
-    def env(self):
-        return dict(os.environ, DPMFUZZ_FIX="all", TMPDIR=str(self.dir))
+    def env(self, symbolize=False):
+        """The fuzz target's environment: every knob on; stacks are not
+        symbolised while fuzzing (the report's ID and the sanitizer's
+        first line say what killed), only in the kill's own run."""
+        env = dict(os.environ, DPMFUZZ_FIX="all", TMPDIR=str(self.dir))
+        if not symbolize:
+            env["ASAN_OPTIONS"] = "symbolize=0:" + os.environ.get("ASAN_OPTIONS", "")
+        return env
 
     def fuzz_fork(self, m, mdir, res, t0):
         """T seconds of libFuzzer in fork mode, which goes on after a
@@ -396,7 +402,8 @@ class Worker:
         # The mutant's own report of the input (fork mode keeps it in a
         # job's log): one more run.
         klog = mdir / "kill.log"
-        self.run([self.target_bin()] + self.single_flags() + [crash], log=klog, env=self.env(), timeout=120)
+        self.run([self.target_bin()] + self.single_flags() + [crash], log=klog, env=self.env(True),
+                 timeout=120)
         k = killer(klog.read_text(errors="replace")) or ("CRASH", "a crash in fork mode")
         self.judge(crash, k, "fuzz", mdir, res, checked=True)
         res["fuzz_seconds"] = round(when, 1)
