@@ -5,7 +5,9 @@ tools/dpmmutate runs a handful of fixed mutants of a kernel tree, each
 built as the tree's kernel variant in the dev preset and replayed on the
 shipped corpus (-t 0: no fuzzing, the same outcome every run), and each
 must be killed by its invariant with dpmrepro replaying the input, or be
-found equivalent by its object code.
+found equivalent by its object code.  The run is interrupted with SIGINT
+after the first mutant (exit 130, that result kept) and resumed by the
+same command.
 
   mutate_test.py DPMMUTATE TREE OUTDIR
 
@@ -16,6 +18,7 @@ for the tree's kernel series (skipped), 2 bad usage.
 """
 import json
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -61,13 +64,35 @@ def main(argv):
     if s not in EXPECT:
         print(f"mutate_test: no fixed mutants for kernel series {s} (only {', '.join(EXPECT)}): skipped")
         return 77
-    cmd = [tool, tree, "--preset", "dev", "-t", "0", "--tsan-iterations", "0", "--fresh", "-o", out]
+    cmd = [tool, tree, "--preset", "dev", "-t", "0", "--tsan-iterations", "0", "-o", out]
     for mid, _ in EXPECT[s]:
         cmd += ["--mutant", mid]
+    # SIGINT after the first mutant: exit 130, its result kept; the same
+    # command resumes with the others.
+    # A new campaign each time; the worker's build stays.
+    (Path(out) / "state.json").unlink(missing_ok=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    first = []
+    for line in p.stdout:
+        print(line, end="")
+        if re.search(r"\[1/\d+\] ", line):
+            first.append(line.split()[2].rstrip(":"))
+            p.send_signal(signal.SIGINT)
+    if p.wait() != 130 or len(first) != 1:
+        print(f"mutate_test: SIGINT after the first mutant: exit {p.returncode}, not 130")
+        return 1
+    state = json.loads((Path(out) / "state.json").read_text())
+    if list(state["results"]) != first or not state["sessions"][-1].get("interrupted"):
+        print(f"mutate_test: the interrupted state holds {list(state['results'])}, not {first}")
+        return 1
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     print(p.stdout, end="")
     if p.returncode:
         print(f"mutate_test: dpmmutate exited {p.returncode}")
+        return 1
+    n = len(EXPECT[s])
+    if f"{n} mutants selected, 1 done before, {n - 1} to run" not in p.stdout:
+        print("mutate_test: the second run did not resume after the first mutant")
         return 1
     got = json.loads((Path(out) / "report.json").read_text())["mutants"]
     bad = 0

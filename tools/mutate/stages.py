@@ -119,20 +119,24 @@ def tail(path, n=30):
 
 
 def copy_tree_files(src, dst, link_from=None):
-    """The files of TREE_FILES from src into dst; hard links to link_from's
-    copies for the files the mutants share when it is given."""
+    """The files of TREE_FILES from src into dst (a file already there
+    with the same bytes is left alone: the build goes by its time); hard
+    links to link_from's copies for the files the mutants share when it is
+    given."""
     for f in TREE_FILES:
         d = Path(dst) / f
         d.parent.mkdir(parents=True, exist_ok=True)
-        if d.exists():
-            d.unlink()
+        data = (Path(src) / f).read_bytes()
+        if d.exists() and d.read_bytes() == data:
+            continue
+        d.unlink(missing_ok=True)
         if link_from and f != MAIN:
             try:
                 os.link(Path(link_from) / f, d)
                 continue
             except OSError:
                 pass
-        shutil.copyfile(Path(src) / f, d)
+        write_if_changed(d, data)
 
 
 def write_if_changed(path, data):
