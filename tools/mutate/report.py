@@ -54,6 +54,7 @@ def summarise(c):
         "kill_stage": stages_,
         "wall_seconds": round(seconds, 1), "mutant_seconds": round(cpu, 1),
         "sessions": len(c.state["sessions"]), "duplicates_dropped": c.duplicates,
+        "baseline_inputs": sum(c.state["results"].get(i, {}).get("baseline_inputs", 0) for i in ids),
     }
 
 
@@ -140,13 +141,21 @@ def sections(c, s):
                                                    rows_k)))
     out.append(("Equivalent, did not build, baseline fails", "table",
                 (["mutant", "line", "outcome", "by", "why"], rows_o)))
+    rows_b = [[i, c.state["results"][i]["baseline_inputs"], " ".join(c.state["results"][i].get("baseline_examples", []))]
+              for i in c.selected if c.state["results"].get(i, {}).get("baseline_inputs")]
+    out.append(("Inputs the unmutated tree fails on too", "text", [
+        f"While fuzzing, {s['baseline_inputs']} saved inputs failed on the unmutated tree as well (every knob on): "
+        "findings of the harness or of the kernel, not of the mutants; they did not count as kills and the "
+        "fuzzing went on.  Replay one with dpmrepro --variant " + f"{s['variant']} --fix all --bytes FILE."]))
+    out.append(("", "table", (["mutant", "inputs", "kept (up to 3)"], rows_b)))
     return out
 
 
 def write_md(path, c, s, secs):
     lines = [f"# dpmmutate: kernel {s['kernel']}", ""]
     for title, kind, content in secs:
-        lines += [f"## {title}", ""]
+        if title:
+            lines += [f"## {title}", ""]
         if kind == "text":
             for p in content:
                 lines += [p, ""]
@@ -173,7 +182,8 @@ def write_html(path, c, s, secs):
     out = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>dpmmutate: kernel {e(s['kernel'])}</title>"
            f"<style>{CSS}</style></head><body><h1>dpmmutate: kernel {e(s['kernel'])}</h1>"]
     for title, kind, content in secs:
-        out.append(f"<h2>{e(title)}</h2>")
+        if title:
+            out.append(f"<h2>{e(title)}</h2>")
         if kind == "text":
             for p in content:
                 out.append("<p>" + e(p).replace("**", "") + "</p>")
