@@ -192,6 +192,13 @@ def tsan_reports(text, main_path):
     return out
 
 
+def race_signature(accesses, lines):
+    """A race as the functions and the source text of main.c's accesses:
+    the same race whatever the line numbers of the file it came from."""
+    return tuple(sorted((fn, lines[ln - 1].strip() if 0 < ln <= len(lines) else "?")
+                        for fn, ln in accesses))
+
+
 class Worker:
     """A worker: its tree (the files the build reads, main.c replaced by
     each mutant's), its build directories, its logs."""
@@ -502,11 +509,7 @@ class Worker:
 
     def signatures(self, text, main_text):
         lines = main_text.decode("utf-8", "replace").splitlines()
-        out = set()
-        for accesses in tsan_reports(text, os.path.realpath(self.main)):
-            out.add(tuple(sorted((fn, lines[ln - 1].strip() if 0 < ln <= len(lines) else "?")
-                                 for fn, ln in accesses)))
-        return out
+        return {race_signature(a, lines) for a in tsan_reports(text, os.path.realpath(self.main))}
 
     def tsan_stage(self, m, mdir, text, res):
         base = self.tsan_baseline()
@@ -536,8 +539,7 @@ class Worker:
         reports = tsan_reports(out_text, os.path.realpath(self.main))
         res["tsan_races"] = len(reports)
         for accesses in reports:
-            sig = tuple(sorted((fn, lines[ln - 1].strip() if 0 < ln <= len(lines) else "?")
-                               for fn, ln in accesses))
+            sig = race_signature(accesses, lines)
             if sig in base or not any(ln in changed for _, ln in accesses):
                 continue
             where = ", ".join(f"{fn}() main.c:{ln}" for fn, ln in accesses)
