@@ -34,7 +34,7 @@
 
 #include "../core/event/event.h"
 
-#define DPMK_ABI_VERSION 1
+#define DPMK_ABI_VERSION 2
 
 #define DPMK_SIZEOF_MUTEX	64
 #define DPMK_SIZEOF_COMPLETION	64
@@ -139,10 +139,18 @@ struct dpmk_link {
 
 /* struct dpmk_scenario.fixes: the harness stands in for a fix a finding
  * calls for (docs/kernel.md, "Findings"). */
-#define DPMK_FIX_HOLD_PARENT	1u	/* KV-5: device_del() keeps the
+#define DPMK_FIX_HOLD_PARENT	1u	/* KV-5: device_del() outside the
+					 * resume phases keeps the parent's
+					 * reference until the device's
+					 * release */
+#define DPMK_FIX_INIT_COMPLETE_ALL 4u	/* KV-7: a new device's completion
+					 * is completed for every waiter, as
+					 * complete_all() did before */
+#define DPMK_FIX_HOLD_PARENT_RESUME 2u	/* 0552e05fdfea's bug: device_del()
+					 * in a resume phase keeps the
 					 * parent's reference until the
 					 * device's release */
-#define DPMK_FIX_SSO_DORMANT	2u	/* KV-1: SYNC_STATE_ONLY links stay
+#define DPMK_FIX_SSO_DORMANT	8u	/* KV-1: SYNC_STATE_ONLY links stay
 					 * DORMANT, so the PM core's waits
 					 * skip them */
 
@@ -171,6 +179,23 @@ struct dpmk_tree {
 	int abi;			/* DPMK_ABI_VERSION */
 	const char *version;		/* "6.12.118", from the tree's Makefile */
 	const char *main_c;		/* path of the main.c it was built from */
+	/* main.c queues its async jobs with async_schedule() or
+	 * async_schedule_dev(), which run a job in the caller when no
+	 * entry can be allocated (before 7839d0078e0d, "PM: sleep: Fix
+	 * possible deadlocks in core system-wide PM code", 6.8 and the
+	 * stable trees it went to); 0 when it uses
+	 * async_schedule_dev_nocall().  The build reads it off main.c. */
+	int inline_jobs;
+	/* main.c starts a parent's (supplier's) async step when a child
+	 * (consumer) is done, and a child's when its parent is (the 6.16+
+	 * scheme: dpm_async_suspend_superior()); with a bounded async pool
+	 * such steps can take every worker and wait for one still queued
+	 * (finding KV-8; the kernel's pool has 512 workers). */
+	int async_early;
+	/* main.c's device_pm_sleep_init() sets a new device's completion
+	 * with complete(), which lets one waiter through, not
+	 * complete_all() (finding KV-7, the 7.1.5 tree). */
+	int init_complete_once;
 	/* Restore main.c's and the runtime's state as it was at program
 	 * start, then register the scenario's devices (not the DPMK_DEV_LATE
 	 * ones) and links.  s stays valid until abandon().  0, or a negative

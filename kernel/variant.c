@@ -35,26 +35,6 @@ _Static_assert(DPMK_DPM_NO_DIRECT_COMPLETE == SCN_DPM_NO_DIRECT_COMPLETE &&
  * below), beside modern with every fix. */
 const struct diff_config kernel_diff[] = { { .fixes = "all" }, { 0 } };
 
-/*
- * The findings of the kernel trees no kernel commit fixes yet, as knobs
- * (docs/findings.md): off, the run shows them; on, the oracle accepts
- * what the finding shows or the harness stands in for the fix, so that a
- * campaign (DPMFUZZ_FIX=all) goes on to what is not known.
- */
-enum { KNOB_KV1, KNOB_KV2, KNOB_KV5 };
-const struct knob kernel_knobs[KERNEL_NKNOBS] = {
-	[KNOB_KV1] = { "kv1-sso-dormant", "unfixed",
-		"KV-1: SYNC_STATE_ONLY links stay DORMANT, so the PM core's waits pass over them as the links' documentation has them serve sync_state() only",
-		.bug = "LIVENESS", .needs = "", .detector = "fuzz" },
-	[KNOB_KV2] = { "kv2-kept-parent", "unfixed",
-		"KV-2: accept a may-skip-resume superior left in suspend by the early resume after a suspend that aborted before its noirq suspend",
-		.bug = "RESUME-AFTER-PARENT", .needs = "", .detector = "fuzz",
-		.tolerates = ORACLE_TOL_KEPT_SUPERIOR },
-	[KNOB_KV5] = { "kv5-hold-parent", "unfixed",
-		"KV-5: device_del() keeps the parent's reference until the device's release, so a step on the device never finds its parent freed",
-		.bug = "REMOVED", .needs = "", .detector = "fuzz" },
-};
-
 static const struct dpmk_tree *tree(void)
 {
 	return pm_variant->kernel;
@@ -71,6 +51,17 @@ static unsigned int link_flags(unsigned int f)
 	       (f & SCN_LINK_PM_RUNTIME ? DPMK_LINK_PM_RUNTIME : 0) |
 	       (f & SCN_LINK_RPM_ACTIVE ? DPMK_LINK_RPM_ACTIVE : 0) |
 	       (f & SCN_LINK_SYNC_STATE_ONLY ? DPMK_LINK_SYNC_STATE_ONLY : 0);
+}
+
+/* The harness's stand-ins for the fixes whose knobs are on. */
+static unsigned int stand_ins(void)
+{
+	unsigned int fixes = 0;
+
+	for (int k = 0; k < pm_variant->nknobs; k++)
+		if (dpm_fixes >> k & 1)
+			fixes |= pm_variant->knobs[k].stand_in;
+	return fixes;
 }
 
 /* The scenario (cut to the kernel variants' features by the run) as the
@@ -130,8 +121,7 @@ static void convert(const struct scenario *s)
 		}
 	ks = (struct dpmk_scenario){
 		.transition = s->transition,
-		.fixes = (dpm_fixes >> KNOB_KV5 & 1 ? DPMK_FIX_HOLD_PARENT : 0) |
-			 (dpm_fixes >> KNOB_KV1 & 1 ? DPMK_FIX_SSO_DORMANT : 0),
+		.fixes = stand_ins(),
 		.pm_async = s->pm_async,
 		.pm_trace = s->pm_trace,
 		.wakeup_at_us = s->wakeup_at_us,

@@ -501,12 +501,14 @@ static struct klist_node *klist_next_live(struct device *dev,
 		if (!c->dead) {
 			k = c;
 			k->refs++;
+			/* Under the lock, as the kernel's node holds its
+			 * device: once unlocked, device_del() may kill the
+			 * node and drop the last reference. */
+			get_device(knode_dev(k));
 			break;
 		}
 	}
 	eng_unlock(&dev->klist_lock);
-	if (k)
-		get_device(knode_dev(k));
 	return k;
 }
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "fiber.h"
+#include "../util/fifo.h"
 #include "../util/xalloc.h"
 
 const struct dpm_engine *dpm_eng = &det_engine;
@@ -73,8 +74,7 @@ static uint64_t sleep_seq;
 static struct task *pool;	/* finished tasks whose stacks can be reused */
 static struct task *zombie;	/* finished, its stack maybe still in use */
 static struct task *spare;	/* task structs without a stack */
-static struct task **unstarted;	/* waiting for a stack, oldest first */
-static size_t unstarted_head, nunstarted, unstarted_cap;
+static struct dpm_fifo unstarted;	/* waiting for a stack, oldest first */
 static int stacked;		/* tasks holding a stack, not finished */
 
 static void admit_unstarted(bool force);
@@ -211,7 +211,7 @@ static void schedule(void)
 	while (!nrunq) {
 		/* Nothing can run but tasks waiting for a stack: time does
 		 * not pass while they could. */
-		if (nunstarted) {
+		if (unstarted.n) {
 			admit_unstarted(true);
 			continue;
 		}
@@ -398,18 +398,14 @@ static void start(struct task *t)
  * whatever it costs). */
 static void admit_unstarted(bool force)
 {
-	if (!nunstarted || (!force && stacked >= STACKED_MAX))
+	if (!unstarted.n || (!force && stacked >= STACKED_MAX))
 		return;
-	struct task *t = unstarted[unstarted_head++];
-
-	if (--nunstarted == 0)
-		unstarted_head = 0;
-	start(t);
+	start(dpm_fifo_pop(&unstarted));
 }
 
 static void det_spawn(void (*fn)(void *), void *arg, const char *name)
 {
-	bool now = stacked < STACKED_MAX && !nunstarted;
+	bool now = stacked < STACKED_MAX && !unstarted.n;
 	struct task *t = task_struct(now);
 
 	t->fn = fn;
@@ -428,15 +424,7 @@ static void det_spawn(void (*fn)(void *), void *arg, const char *name)
 		return;
 	}
 	t->state = T_UNSTARTED;
-	if (unstarted_head + nunstarted == unstarted_cap && unstarted_head) {
-		memmove(unstarted, unstarted + unstarted_head,
-			nunstarted * sizeof(*unstarted));
-		unstarted_head = 0;
-	}
-	size_t n = unstarted_head + nunstarted;
-
-	DPM_ARRAY_PUSH(unstarted, n, unstarted_cap, t);
-	nunstarted++;
+	dpm_fifo_push(&unstarted, t);
 }
 
 static void recycle_all(void)
@@ -461,7 +449,7 @@ static void recycle_all(void)
 	reap_zombies();
 	nall = 0;
 	stacked = 0;
-	unstarted_head = nunstarted = 0;
+	dpm_fifo_clear(&unstarted);
 }
 
 enum det_outcome det_run(void (*fn)(void *), void *arg,

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../util/fifo.h"
 #include "../util/xalloc.h"
 
 enum tstate { TS_RUNNING, TS_BLOCKED, TS_SLEEPING, TS_DONE, TS_UNSTARTED };
@@ -57,20 +58,13 @@ static __thread struct task *cur;
 static struct task host = { .id = -1, .name = "host" };
 /* Under pool_mtx: tasks on threads; the unstarted, oldest first. */
 static int running;
-static struct task **unstarted;
-static size_t unstarted_head, nunstarted, unstarted_cap;
+static struct dpm_fifo unstarted;
 static int nblocked;		/* running tasks in th_wait(): atomic */
 
 /* The oldest unstarted task, or NULL; under pool_mtx. */
 static struct task *next_unstarted(void)
 {
-	if (!nunstarted)
-		return NULL;
-	struct task *t = unstarted[unstarted_head++];
-
-	if (--nunstarted == 0)
-		unstarted_head = 0;
-	return t;
+	return dpm_fifo_pop(&unstarted);
 }
 
 static uint64_t xorshift(uint64_t *s)
@@ -139,17 +133,9 @@ static void th_spawn(void (*fn)(void *), void *arg, const char *name)
 	tasks[ntasks++] = t;
 	live++;
 	stats.tasks++;
-	if (running >= THREADS_MAX || nunstarted) {
+	if (running >= THREADS_MAX || unstarted.n) {
 		t->state = TS_UNSTARTED;
-		if (unstarted_head + nunstarted == unstarted_cap && unstarted_head) {
-			memmove(unstarted, unstarted + unstarted_head,
-				nunstarted * sizeof(*unstarted));
-			unstarted_head = 0;
-		}
-		size_t n = unstarted_head + nunstarted;
-
-		DPM_ARRAY_PUSH(unstarted, n, unstarted_cap, t);
-		nunstarted++;
+		dpm_fifo_push(&unstarted, t);
 		pthread_mutex_unlock(&pool_mtx);
 		return;
 	}
@@ -275,10 +261,20 @@ static const char *th_current_name(void)
 	return me()->name;
 }
 
+_Thread_local int dpm_quiet_depth;
+
 static __attribute__((noreturn)) void th_stop(void)
 {
 	if (cfg.on_violation)
 		cfg.on_violation();
+#ifdef DPM_QUIET_TSAN
+	/* The oracle stops the run from inside its quiet lock. */
+	for (; dpm_quiet_depth > 0; dpm_quiet_depth--) {
+		AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+		AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+		AnnotateIgnoreSyncEnd(__FILE__, __LINE__);
+	}
+#endif
 	fflush(stdout);
 	fflush(stderr);
 	_exit(DPM_EXIT_VIOLATION);
@@ -396,7 +392,7 @@ enum det_outcome threads_run(void (*fn)(void *), void *arg,
 		free(tasks[i]);
 	}
 	ntasks = 0;
-	unstarted_head = nunstarted = 0;
+	dpm_fifo_clear(&unstarted);
 	pthread_mutex_unlock(&pool_mtx);
 	th_spawn(fn, arg, "pm");
 
@@ -418,10 +414,11 @@ enum det_outcome threads_run(void (*fn)(void *), void *arg,
 			pthread_mutex_unlock(&pool_mtx);
 			interrupted(sig);
 		}
-		/* Look again soon: every running task may block (when some
-		 * wait for a thread), and a signal may ask to stop. */
+		/* Look again in THREADS_POLL_MS: tasks may be queued and
+		 * every running one blocked by then (nothing signals that),
+		 * and a signal may ask to stop. */
 		clock_gettime(CLOCK_REALTIME, &w);
-		w.tv_nsec += (nunstarted ? 5 : THREADS_POLL_MS) * 1000000L;
+		w.tv_nsec += THREADS_POLL_MS * 1000000L;
 		if (w.tv_nsec >= 1000000000L) {
 			w.tv_sec++;
 			w.tv_nsec -= 1000000000L;
@@ -431,7 +428,7 @@ enum det_outcome threads_run(void (*fn)(void *), void *arg,
 			w = dl;
 		int rc = pthread_cond_timedwait(&done_cv, &pool_mtx, &w);
 
-		if (nunstarted &&
+		if (unstarted.n &&
 		    __atomic_load_n(&nblocked, __ATOMIC_RELAXED) >= running)
 			run_on_thread(next_unstarted());
 		if (rc == ETIMEDOUT && live) {

@@ -32,8 +32,9 @@ struct threads_config {
 	void (*on_interrupt)(int sig) __attribute__((noreturn));
 };
 
-/* How often the host thread looks at dpm_interrupt while a run goes on. */
-#define THREADS_POLL_MS 50
+/* How often the host thread looks whether every running task is blocked
+ * while others wait, and at dpm_interrupt, while a run goes on. */
+#define THREADS_POLL_MS 5
 
 /* Run fn(arg) as the first task until every task has finished.  A run
  * past its deadline never returns: the watchdog reports and exits with

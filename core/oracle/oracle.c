@@ -56,6 +56,7 @@ struct dstate {
 				 * skip (dev_pm_skip_resume()) */
 	bool kept_aborted;	/* so in resume_early, late-suspended only,
 				 * after an aborted suspend (KV-2) */
+	bool kept_thaw;		/* left in suspend by a thaw (KV-9) */
 	int pos;		/* its place on dpm_list */
 	bool freed;
 	bool prepared;
@@ -247,6 +248,7 @@ static void do_check_transition_begin(void)
 		st[i].rpm_off = false;
 		st[i].kept = false;
 		st[i].kept_aborted = false;
+		st[i].kept_thaw = false;
 	}
 }
 
@@ -339,10 +341,12 @@ static void check_suspend_start(int dev, enum pm_phase p)
 }
 
 /* KV-2 accepted (ORACLE_TOL_KEPT_SUPERIOR): par was left in suspend by a
- * resume step it skipped after a suspend that aborted. */
+ * resume step it skipped after a suspend that aborted; KV-9
+ * (ORACLE_TOL_THAW_KEPT_SUPERIOR): by a thaw. */
 static bool kept_ok(int par)
 {
-	return cfg.tolerate & ORACLE_TOL_KEPT_SUPERIOR && st[par].kept_aborted;
+	return (cfg.tolerate & ORACLE_TOL_KEPT_SUPERIOR && st[par].kept_aborted) ||
+	       (cfg.tolerate & ORACLE_TOL_THAW_KEPT_SUPERIOR && st[par].kept_thaw);
 }
 
 static void check_resume_start(int dev, enum pm_phase p)
@@ -696,7 +700,10 @@ static void skip_suspend_rpm(int dev, enum pm_phase p)
  * direct_complete, or the DPM flags (devices.rst: the noirq and early
  * resume callbacks may be skipped with DPM_FLAG_MAY_SKIP_RESUME, on thaw
  * with DPM_FLAG_SMART_SUSPEND, never on restore: dev_pm_skip_resume()).
- * The device stays suspended as deep as it was. */
+ * The device stays suspended as deep as it was.  Before 5.8
+ * (cfg.left_skips_resume) its resume callback is skipped too, and
+ * DPM_FLAG_LEAVE_SUSPENDED lets a thaw skip as well
+ * (dev_pm_may_skip_resume() excluded only restore). */
 static void skip_resume_rpm(int dev, enum pm_phase p)
 {
 	unsigned int f = cfg.dpm_flags ? cfg.dpm_flags[dev] : 0;
@@ -704,7 +711,7 @@ static void skip_resume_rpm(int dev, enum pm_phase p)
 
 	if (st[dev].dc)
 		return;
-	if (p == PH_RESUME)
+	if (p == PH_RESUME && !cfg.left_skips_resume)
 		check_fail(INV_SKIP,
 			   "'%s' skipped its resume callback: only direct_complete skips it",
 			   nm(dev));
@@ -716,7 +723,8 @@ static void skip_resume_rpm(int dev, enum pm_phase p)
 			    st[dev].lvl < 3 && (suspend_failed || wakeup_abort);
 
 	if (r == RESUME_RESTORE ||
-	    (r == RESUME_THAW && !(f & PMF_SMART_SUSPEND)) ||
+	    (r == RESUME_THAW && !(f & PMF_SMART_SUSPEND) &&
+	     !(cfg.left_skips_resume && f & PMF_MAY_SKIP_RESUME)) ||
 	    (r == RESUME_PLAIN && !(f & PMF_MAY_SKIP_RESUME) && !left_by_late))
 		check_fail(INV_SKIP,
 			   "'%s' skipped its %s callback, which %s",
@@ -726,6 +734,11 @@ static void skip_resume_rpm(int dev, enum pm_phase p)
 			   "a thaw skips only with DPM_FLAG_SMART_SUSPEND" :
 			   "a resume skips only with DPM_FLAG_MAY_SKIP_RESUME, or with DPM_FLAG_SMART_SUSPEND after a suspend that aborted before its noirq suspend and after its late suspend was skipped");
 	st[dev].kept = true;
+	/* Left in suspend for good: from here on it is runtime PM's, as a
+	 * direct-complete device is. */
+	if (p == PH_RESUME)
+		st[dev].lvl = 0;
+	st[dev].kept_thaw = r == RESUME_THAW;
 	st[dev].kept_aborted = p == PH_RESUME_EARLY && st[dev].lvl == 2 &&
 			       (suspend_failed || wakeup_abort);
 }

@@ -419,6 +419,7 @@ static void oracle_view_kernel(struct oracle_view *v, const struct scenario *s,
 	v->cfg.syscore = v->syscore;
 	v->cfg.late = v->late;
 	v->cfg.dpm_flags = v->dpm_flags;
+	v->cfg.left_skips_resume = feat & VF_LEAVE_SUSPENDED;
 	/* direct_complete needs PM_EVENT_SUSPEND; which resume follows. */
 	v->cfg.dc_forbidden = s->transition != TR_MEM && s->transition != TR_S2IDLE;
 	/* kernel/power/hibernate.c: an image thaws, or restores when the
@@ -553,14 +554,19 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 	struct oracle_view view;
 
 	oracle_view_build(&view, s, o->variant->features);
+	bool alloc_failures = true, worker_limit = true;
+
 	for (int k = 0; k < o->variant->nknobs; k++)
-		if (o->fixes >> k & 1)
+		if (o->fixes >> k & 1) {
 			view.cfg.tolerate |= o->variant->knobs[k].tolerates;
+			alloc_failures &= !o->variant->knobs[k].no_alloc_failures;
+			worker_limit &= !o->variant->knobs[k].no_worker_limit;
+		}
 	oracle_reset(&view.cfg);
 	device_layer_reset(s->ndev);
 	struct async_config ac = {
-		.inline_every = s->inline_every,
-		.worker_limit = s->worker_limit,
+		.inline_every = alloc_failures ? s->inline_every : 0,
+		.worker_limit = worker_limit ? s->worker_limit : 0,
 	};
 
 	async_reset(&ac);

@@ -37,6 +37,14 @@ struct knob {
 	 * on, the oracle accepts what the finding shows (ORACLE_TOL_*,
 	 * core/oracle/oracle.h), or the harness stands in for the fix. */
 	unsigned int tolerates;
+	/* The harness stands in for the fix by injecting no async
+	 * allocation failure (the scenario's inline_every is ignored). */
+	bool no_alloc_failures;
+	/* ... by running without an async worker limit. */
+	bool no_worker_limit;
+	/* A kernel variant's harness stands in for the fix so
+	 * (DPMK_FIX_*, kernel/kabi.h). */
+	unsigned int stand_in;
 };
 
 /* Scenario features a variant's kernel has; the run leaves out the
@@ -60,6 +68,10 @@ enum {
 	VF_SYSFS_STREQ = 1 << 9,	/* power/async read by sysfs_streq()
 					 * (the seed's parser stops at the
 					 * first newline) */
+	VF_LEAVE_SUSPENDED = 1 << 10,	/* may-skip-resume is the DPM flag's
+					 * first form, LEAVE_SUSPENDED (before
+					 * 5.8): a device left in suspend
+					 * skips its resume callback too */
 };
 
 struct scenario;

@@ -80,8 +80,20 @@ static int pm_wait(struct dpmk_dev *d, int phase)
  * may-skip-resume) honours the same decision in its own late/noirq
  * callbacks, as the PCI bus and the ACPI PM domain do: it does nothing
  * for a device dev_pm_skip_suspend() or dev_pm_skip_resume() says stays
- * suspended.
+ * suspended.  Before the 5.8 rework the questions had other names
+ * (dev_pm_smart_suspend_and_suspended(), dev_pm_may_skip_resume()), and
+ * the middle layers asked the resume one in their noirq callback only:
+ * main.c itself then made the early and resume phases pass the device
+ * over (a device whose suspend aborted before its noirq suspend gets its
+ * early callback in full).
  */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 8, 0)
+#define dev_pm_skip_suspend	dev_pm_smart_suspend_and_suspended
+#define dev_pm_skip_resume	dev_pm_may_skip_resume
+#define LEVEL_SKIPS_EARLY	false
+#else
+#define LEVEL_SKIPS_EARLY	true
+#endif
 static bool level_skips(struct device *dev, int phase)
 {
 	switch (phase) {
@@ -89,8 +101,9 @@ static bool level_skips(struct device *dev, int phase)
 	case PH_SUSPEND_NOIRQ:
 		return dev_pm_skip_suspend(dev);
 	case PH_RESUME_NOIRQ:
-	case PH_RESUME_EARLY:
 		return dev_pm_skip_resume(dev);
+	case PH_RESUME_EARLY:
+		return LEVEL_SKIPS_EARLY && dev_pm_skip_resume(dev);
 	default:
 		return false;
 	}

@@ -337,6 +337,10 @@ void device_initialize(struct device *dev)
 	INIT_LIST_HEAD(&dev->links.defer_sync);
 	dev->links.status = DL_DEV_NO_DRIVER;
 	device_pm_init(dev);
+	/* KV-7's stand-in: what main.c's complete() let one waiter through,
+	 * every waiter passes, as after complete_all(). */
+	if (dpmk_run.s && dpmk_run.s->fixes & DPMK_FIX_INIT_COMPLETE_ALL)
+		(complete_all)(&dev->power.completion);
 }
 
 static int device_private_init(struct device *dev)
@@ -487,6 +491,20 @@ void device_release_driver(struct device *dev)
 	device_unlock(dev);
 }
 
+/*
+ * The KV-5 stand-in (DPMK_FIX_HOLD_PARENT) is for the suspend side,
+ * which does not pin the parent: a removal in a resume phase drops the
+ * parent's reference as the kernel does, so a tree without the resume
+ * side's own pinning (0552e05fdfea, Jan 2020) still shows that bug,
+ * unless its own stand-in is on (DPMK_FIX_HOLD_PARENT_RESUME).
+ */
+static bool resume_side(void)
+{
+	int p = dpmk_phase_now();
+
+	return p >= 0 && !pm_phase_is_suspend(p);
+}
+
 /* ---- removal ---- */
 
 void device_del(struct device *dev)
@@ -520,7 +538,8 @@ void device_del(struct device *dev)
 	device_links_purge(dev);
 	dev->kobj.state_in_sysfs = 0;
 	dpmk_log("'%s' deleted", d->name);
-	if (parent && dpmk_run.s->fixes & DPMK_FIX_HOLD_PARENT)
+	if (parent && dpmk_run.s->fixes & (resume_side() ? DPMK_FIX_HOLD_PARENT_RESUME :
+							     DPMK_FIX_HOLD_PARENT))
 		d->holds_parent = true;	/* dropped by its release */
 	else
 		put_device(parent);
@@ -600,6 +619,20 @@ int device_for_each_child(struct device *parent, void *data,
 			  int (*fn)(struct device *dev, void *data))
 {
 	return for_each_child(parent, data, fn, true);
+}
+
+static int found_child(struct device *dev, void *data)
+{
+	*(struct device **)data = get_device(dev);
+	return 1;
+}
+
+struct device *device_find_any_child(struct device *parent)
+{
+	struct device *child = NULL;
+
+	for_each_child(parent, &child, found_child, true);
+	return child;
 }
 
 int device_for_each_child_reverse(struct device *parent, void *data,

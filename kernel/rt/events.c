@@ -206,25 +206,25 @@ static bool in_hand(struct dpmk_dev *d)
 static void skip(struct dpmk_dev *d, int p, int why);
 
 /*
- * dpm_prepare() and dpm_complete() end their per-device step here (the
- * empty-info trace around device_prepare()/device_complete()).  A step
- * that called no callback and did not fail: the device is prepared
- * (completed) all the same, so the oracle hears a skip.
+ * The end of a device's prepare or complete step (dpm_prepare() and
+ * dpm_complete() close the pair they opened; nothing inside those steps
+ * traces a callback).  A prepare that called nothing still counts for
+ * the oracle: a device without PM callbacks takes direct_complete on
+ * main.c's word alone (power.no_pm_callbacks).
  */
 void trace_device_pm_callback_end(struct device *dev, int error)
 {
 	struct dpmk_dev *d = to_dpmk(dev);
 	int p = dpmk_phase_now();
 
-	if ((p != PH_PREPARE && p != PH_COMPLETE) || error || !in_hand(d))
+	if ((p != PH_PREPARE && p != PH_COMPLETE) || !in_hand(d))
 		return;
 	WR(d->done_inst, phase_inst());
 	WR(hand_seq[d->idx], 0);
-	if (d->ran_inst == phase_inst() ||
-	    __atomic_load_n(&d->dead, __ATOMIC_ACQUIRE))
-		return;
-	skip(d, p, d->sd->flags & DPMK_DEV_SYSCORE ? SKIP_SYSCORE :
-						    SKIP_NO_CALLBACK);
+	if (d->ran_inst != phase_inst() && !error &&
+	    !__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE))
+		skip(d, p, d->sd->flags & DPMK_DEV_SYSCORE ? SKIP_SYSCORE :
+							  SKIP_NO_CALLBACK);
 }
 
 int dpmk_in_hand_now(void)
@@ -272,8 +272,18 @@ void dpmk_device_pm_remove(struct device *dev)
 static void skip(struct dpmk_dev *d, int p, int why)
 {
 	long long facts = 0;
+	bool rpm_suspended = d->dev.power.runtime_status == RPM_SUSPENDED;
 
-	if (d->dev.power.runtime_status == RPM_SUSPENDED)
+	/*
+	 * A device main.c leaves in suspend in the resume phase was passed
+	 * over at its noirq resume (is_suspended cleared there); runtime PM
+	 * has been on since its early resume ended, and anyone may have
+	 * runtime-resumed it since (a child's unbind does).  Its status as
+	 * main.c left it is the one at that moment.
+	 */
+	if (p == PH_RESUME && why == SKIP_RUNTIME_SUSPENDED && !d->in_dc)
+		rpm_suspended = d->early_rpm_suspended;
+	if (rpm_suspended)
 		facts |= DPMK_SKIPF_RPM_SUSPENDED;
 	if (d->in_dc)
 		facts |= DPMK_SKIPF_DIRECT_COMPLETE;
@@ -390,6 +400,9 @@ void dpmk_complete_all(struct completion *x)
 	    in_hand(d)) {
 		WR(d->done_inst, phase_inst());
 		WR(hand_seq[d->idx], 0);
+		if (p == PH_RESUME_EARLY)
+			d->early_rpm_suspended =
+				d->dev.power.runtime_status == RPM_SUSPENDED;
 		if (d->ran_inst != phase_inst() &&
 		    !__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE)) {
 			if (pm_phase_is_suspend(p))

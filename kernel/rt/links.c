@@ -216,6 +216,15 @@ static void device_link_drop_managed(struct device_link *link)
 	link_kref_put(link);
 }
 
+/* A link that exists only for the supplier's sync_state(): managed,
+ * SYNC_STATE_ONLY, no other flag but the inferred and cycle marks.  7.x's
+ * main.c does not wait across such a link (core.c's helper of that name). */
+bool device_link_flag_is_sync_state_only(u32 flags)
+{
+	return (flags & ~(DL_FLAG_INFERRED | DL_FLAG_CYCLE)) ==
+	       (DL_FLAG_SYNC_STATE_ONLY | DL_FLAG_MANAGED);
+}
+
 void device_link_del(struct device_link *link)
 {
 	device_links_write_lock();

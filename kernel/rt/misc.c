@@ -10,8 +10,11 @@
  * No-ops, because nothing here has what they act on: device interrupts
  * (suspend_device_irqs(), resume_device_irqs()), dedicated wake-up IRQs
  * (device_wakeup_arm_wake_irqs() and the disarm), idle CPUs
- * (wake_up_all_idle_cpus()), CPU and device frequency scaling
- * (cpufreq_*(), devfreq_*()).  Interrupts being off in the noirq phases
+ * (wake_up_all_idle_cpus(), and cpuidle_pause()/_resume(), which main.c
+ * called itself up to 5.15), CPU and device frequency scaling
+ * (cpufreq_*(), devfreq_*()), thermal control and the allocation mask
+ * (thermal_pm_prepare()/_complete(), pm_restrict_gfp_mask(), pm_restore_gfp_mask(),
+ * 7.x).  Interrupts being off in the noirq phases
  * matters to drivers, not to main.c's ordering; the runtime keeps other
  * tasks' device removals out of the late/noirq window instead
  * (kernel/rt/events.c).
@@ -24,6 +27,8 @@
 #include <linux/sched/debug.h>
 #include <linux/cpufreq.h>
 #include <linux/devfreq.h>
+#include <linux/cpuidle.h>
+#include <linux/thermal.h>
 #include <linux/pm-trace.h>
 
 #include "rt.h"
@@ -89,6 +94,30 @@ void cpufreq_resume(void)
 }
 
 void devfreq_suspend(void)
+{
+}
+
+void thermal_pm_prepare(void)
+{
+}
+
+void thermal_pm_complete(void)
+{
+}
+
+void pm_restrict_gfp_mask(void)
+{
+}
+
+void pm_restore_gfp_mask(void)
+{
+}
+
+void cpuidle_pause(void)
+{
+}
+
+void cpuidle_resume(void)
 {
 }
 

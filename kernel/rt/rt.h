@@ -68,6 +68,9 @@ struct dpmk_dev {
 	int			en_mark_inst;	/* runtime PM enabled there */
 	int			depth;		/* suspended this deep (0-3) */
 	bool			in_dc;		/* direct_complete taken */
+	/* runtime-suspended when its early resume handling ended, the last
+	 * moment main.c kept runtime PM off for it (events.c) */
+	bool			early_rpm_suspended;
 	int			prepared_inst;	/* transition it was prepared in */
 };
 

@@ -86,12 +86,16 @@ int pm_runtime_barrier(struct device *dev)
 	return 0;
 }
 
-void pm_runtime_block_if_disabled(struct device *dev)
+bool pm_runtime_block_if_disabled(struct device *dev)
 {
+	bool blocked;
+
 	spin_lock_irq(&dev->power.lock);
-	if (dev->power.disable_depth && dev->power.last_status == RPM_INVALID)
+	blocked = dev->power.disable_depth && dev->power.last_status == RPM_INVALID;
+	if (blocked)
 		dev->power.last_status = RPM_BLOCKED;
 	spin_unlock_irq(&dev->power.lock);
+	return blocked;
 }
 
 void pm_runtime_unblock(struct device *dev)

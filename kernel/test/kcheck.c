@@ -5,7 +5,9 @@
  *   dpmk_check [--tree VERSION] [--seed S] [--scenarios N] [--first I]
  *              [--engine det|threads] [--max-devices N] [--no-removals]
  *              [--replay I] [--tail N] [--perturb N] [--any-order]
- *              [--sso-backward] [--kv5] [--strict] [--events] [--quiet]
+ *              [--sso-backward] [--kv5] [--kv6] [--kv7] [--kv8]
+ *              [--inline-jobs] [--strict]
+ *              [--events] [--quiet]
  *
  * For every registered kernel tree (or the one --tree names), scenarios
  * I .. I+N-1 of seed S (kgen.c: random device trees with async flags,
@@ -20,8 +22,13 @@
  * The end invariant: no checker violation, no engine deadlock or step
  * limit, every run's teardown frees every device.  The known findings of
  * docs/kernel.md (KV-2, KV-3, KV-4) are counted, not reported, unless
- * --strict; the scenarios of KV-1 and KV-5 are made only when asked
- * (--sso-backward, --kv5).  On a violation the
+ * --strict; the scenarios of KV-1, KV-5 and KV-6 are made only when asked
+ * (--sso-backward, --kv5, --kv6), KV-7 and KV-8 show only when asked
+ * (--kv7: no stand-in for complete_all(); --kv8: worker limits on trees
+ * with the 6.16+ scheme), and so are async allocation failures on a
+ * tree whose jobs then run inline (struct dpmk_tree.inline_jobs: before
+ * 7839d0078e0d such a job deadlocks under dpm_list_mtx; --inline-jobs).
+ * On a violation the
  * scenario is printed, replayed with the run log on (the trace's tail),
  * and the command that replays it is printed; exit 1.  Exit 2: bad
  * usage.  Default: 1000 scenarios of seed 1 on the det engine, up to
@@ -45,17 +52,19 @@ static struct {
 	const char *tree;
 	uint64_t seed;
 	long scenarios, first, replay;
-	bool threads, quiet, any_order;
+	bool threads, quiet, any_order, inline_jobs, kv7, kv8;
 	int tail, perturb;
 	struct kc_gen_opts gen;
-} opt = { NULL, 1, 1000, 0, -1, false, false, false, 60, 4, { 12, false, false, false } };
+} opt = { NULL, 1, 1000, 0, -1, false, false, false, false, false, false, 60, 4, { 12, false, false, false, false } };
 
 static void usage(FILE *f)
 {
 	fputs("usage: dpmk_check [--tree VERSION] [--seed S] [--scenarios N] [--first I]\n"
 	      "                  [--engine det|threads] [--max-devices N] [--no-removals]\n"
 	      "                  [--replay I] [--tail N] [--perturb N] [--any-order]\n"
-	      "                  [--sso-backward] [--kv5] [--strict] [--events] [--quiet]\n"
+	      "                  [--sso-backward] [--kv5] [--kv6] [--kv7] [--kv8]\n"
+	      "                  [--inline-jobs] [--strict]\n"
+	      "                  [--events] [--quiet]\n"
 	      "Runs random scenarios on the kernel variants and checks the events.\n"
 	      "  --tree VERSION    only this tree (default: every registered tree)\n"
 	      "  --seed S          scenario seed (default 1)\n"
@@ -71,6 +80,11 @@ static void usage(FILE *f)
 	      "                    (default: queue order, as one workqueue pool activates them)\n"
 	      "  --sso-backward    SYNC_STATE_ONLY links against dpm_list order (finding KV-1)\n"
 	      "  --kv5             removals of devices with children too (finding KV-5)\n"
+	      "  --kv6             async no-PM devices too (finding KV-6)\n"
+	      "  --kv7             no stand-in for a new device's complete_all() (finding KV-7)\n"
+	      "  --kv8             worker limits on trees with the 6.16+ scheme (finding KV-8)\n"
+	      "  --inline-jobs     async allocation failures on trees whose jobs then run\n"
+	      "                    inline too (before 7839d0078e0d: a deadlock)\n"
 	      "  --strict          the known findings of docs/kernel.md are violations too\n"
 	      "  --events          every event in the trace too\n"
 	      "  --quiet           no progress lines\n"
@@ -221,13 +235,16 @@ static bool waits_for_removed(struct det_task_info *t, int n)
 /* The command line that runs scenario idx again, alone. */
 static void kc_reproduce(FILE *f, long idx)
 {
-	fprintf(f, "--- reproduce: dpmk_check --tree %s --seed %llu --max-devices %d%s%s%s%s%s%s --replay %ld\n",
+	fprintf(f, "--- reproduce: dpmk_check --tree %s --seed %llu --max-devices %d%s%s%s%s%s%s%s%s%s%s --replay %ld\n",
 		tree->version, (unsigned long long)opt.seed, opt.gen.max_dev,
 		opt.threads ? " --engine threads" : "",
 		kc_strict ? " --strict" : "", opt.gen.kv5 ? " --kv5" : "",
+		opt.gen.kv6 ? " --kv6" : "", opt.kv7 ? " --kv7" : "",
+		opt.kv8 ? " --kv8" : "",
 		opt.gen.no_removals ? " --no-removals" : "",
 		opt.gen.sso_backward ? " --sso-backward" : "",
-		opt.any_order ? " --any-order" : "", idx);
+		opt.any_order ? " --any-order" : "",
+		opt.inline_jobs ? " --inline-jobs" : "", idx);
 }
 
 static void threads_violation(void)
@@ -246,6 +263,27 @@ static void threads_watchdog(void)
 	describe_unfinished(t, threads_unfinished(t, 64));
 	printf("dpmk_check: VIOLATION %s\n", liveness);
 	kc_print(&scn, tree->version, stdout);
+}
+
+static uint64_t scenario_seed(long idx)
+{
+	uint64_t s = opt.seed ^ ((uint64_t)idx * 0xd1342543de82ef95ULL);
+
+	return s ? s : 1;
+}
+
+/* Scenario idx for this tree: without --inline-jobs, no allocation
+ * failure where a job would run inline; without --kv8 no worker limit
+ * for the 6.16+ scheme; without --kv7 KV-7's stand-in. */
+static void generate(long idx)
+{
+	kc_generate(scenario_seed(idx), &opt.gen, &scn);
+	if (tree->inline_jobs && !opt.inline_jobs)
+		scn.inline_every = 0;
+	if (tree->async_early && !opt.kv8)
+		scn.worker_limit = 0;
+	scn.s.fixes = tree->init_complete_once && !opt.kv7 ?
+		      DPMK_FIX_INIT_COMPLETE_ALL : 0;
 }
 
 /* One scenario; the violation, or NULL. */
@@ -363,13 +401,6 @@ static bool tsan_build(void)
 	return false;
 }
 
-static uint64_t scenario_seed(long idx)
-{
-	uint64_t s = opt.seed ^ ((uint64_t)idx * 0xd1342543de82ef95ULL);
-
-	return s ? s : 1;
-}
-
 static int check_tree(void)
 {
 	struct timespec t0, t1;
@@ -379,7 +410,7 @@ static int check_tree(void)
 	for (long i = opt.first; i < opt.first + opt.scenarios; i++) {
 		const char *v;
 
-		kc_generate(scenario_seed(i), &opt.gen, &scn);
+		generate(i);
 		current_idx = i;
 		/* ThreadSanitizer reports a race and goes on: mark where. */
 		if (opt.threads && tsan_build())
@@ -448,6 +479,14 @@ int main(int argc, char **argv)
 			opt.gen.no_removals = true;
 		} else if (!strcmp(a, "--kv5")) {
 			opt.gen.kv5 = true;
+		} else if (!strcmp(a, "--kv7")) {
+			opt.kv7 = true;
+		} else if (!strcmp(a, "--kv8")) {
+			opt.kv8 = true;
+		} else if (!strcmp(a, "--kv6")) {
+			opt.gen.kv6 = true;
+		} else if (!strcmp(a, "--inline-jobs")) {
+			opt.inline_jobs = true;
 		} else if (!strcmp(a, "--strict")) {
 			kc_strict = true;
 		} else if (!strcmp(a, "--sso-backward")) {
@@ -478,7 +517,7 @@ int main(int argc, char **argv)
 		if (opt.replay >= 0) {
 			const char *v;
 
-			kc_generate(scenario_seed(opt.replay), &opt.gen, &scn);
+			generate(opt.replay);
 			current_idx = opt.replay;
 			kc_print(&scn, tree->version, stdout);
 			v = run_one(true);

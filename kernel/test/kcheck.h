@@ -47,6 +47,7 @@ struct kc_gen_opts {
 	bool no_removals;	/* neither hotplug nor side-action removals */
 	bool sso_backward;	/* SYNC_STATE_ONLY links may point backwards */
 	bool kv5;		/* removals of devices with children */
+	bool kv6;		/* async no-PM devices */
 };
 
 void kc_generate(uint64_t seed, const struct kc_gen_opts *o, struct kc_scenario *k);

@@ -127,6 +127,11 @@ void kc_generate(uint64_t seed, const struct kc_gen_opts *o, struct kc_scenario 
 			d->flags |= DPMK_DEV_NO_DRIVER;
 		if (chance(5))
 			d->flags |= DPMK_DEV_NO_PM;
+		/* Async matters to a no-PM device only where a child starts
+		 * its parent's async step (7.x: finding KV-6): only with
+		 * --kv6. */
+		if (d->flags & DPMK_DEV_NO_PM && !o->kv6)
+			d->flags &= ~DPMK_DEV_ASYNC;
 		if (chance(5))
 			d->flags |= DPMK_DEV_SYSCORE;
 		if (chance(35))

@@ -18,4 +18,13 @@ async_cookie_t async_schedule(async_func_t func, void *data);
 bool async_schedule_dev_nocall(async_func_t func, struct device *dev);
 void async_synchronize_full(void);
 
+/* Before 6.8 main.c queued its jobs with this: when no entry can be
+ * allocated the job runs right here, in the caller (kapi's
+ * async_schedule() does that every inline_every-th call). */
+static inline async_cookie_t async_schedule_dev(async_func_t func,
+						struct device *dev)
+{
+	return async_schedule(func, dev);
+}
+
 #endif

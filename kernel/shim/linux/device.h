@@ -25,6 +25,12 @@
 #include <linux/device/driver.h>
 
 struct device_private;
+struct devres_node;
+
+/* Managed resources' callbacks (linux/device/devres.h): 7.x's base.h
+ * declares its devres helpers with them; nothing here uses devres. */
+typedef void (*dr_release_t)(struct device *dev, void *res);
+typedef int (*dr_match_t)(struct device *dev, void *res, void *match_data);
 struct va_format;
 struct fwnode_handle;
 
@@ -208,9 +214,13 @@ int device_for_each_child(struct device *dev, void *data,
 			  int (*fn)(struct device *dev, void *data));
 int device_for_each_child_reverse(struct device *dev, void *data,
 				  int (*fn)(struct device *dev, void *data));
+/* A child still registered, with a reference the caller drops; NULL if
+ * none (7.x's main.c asks whether a device is a leaf). */
+struct device *device_find_any_child(struct device *parent);
 struct device_link *device_link_add(struct device *consumer,
 				    struct device *supplier, u32 flags);
 void device_link_del(struct device_link *link);
+bool device_link_flag_is_sync_state_only(u32 flags);
 int device_attach(struct device *dev);
 void device_release_driver(struct device *dev);
 

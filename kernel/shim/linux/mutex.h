@@ -10,6 +10,7 @@
 
 #include <linux/types.h>
 #include <linux/lockdep.h>
+#include <linux/cleanup.h>
 #include <dpmshim/host.h>
 
 struct mutex {
@@ -24,5 +25,19 @@ void mutex_unlock(struct mutex *lock);
 bool mutex_is_locked(struct mutex *lock);
 #define mutex_lock_nested(lock, subclass)	mutex_lock(lock)
 #define mutex_destroy(lock)			do { (void)(lock); } while (0)
+
+/* guard(mutex)(&lock) (linux/cleanup.h): held to the end of the scope. */
+typedef struct mutex *class_mutex_t;
+
+static inline class_mutex_t class_mutex_constructor(struct mutex *lock)
+{
+	mutex_lock(lock);
+	return lock;
+}
+
+static inline void class_mutex_destructor(class_mutex_t *lock)
+{
+	mutex_unlock(*lock);
+}
 
 #endif

@@ -72,6 +72,7 @@ struct dev_pm_ops {
 #define PM_EVENT_USER		0x0100
 #define PM_EVENT_REMOTE		0x0200
 #define PM_EVENT_AUTO		0x0400
+#define PM_EVENT_POWEROFF	0x0800	/* 7.x: for main.c's messages only */
 
 #define PM_EVENT_SLEEP		(PM_EVENT_SUSPEND | PM_EVENT_HIBERNATE)
 
@@ -121,6 +122,8 @@ struct dev_pm_info {
 	struct list_head	entry;
 	struct completion	completion;
 	struct wakeup_source	*wakeup;
+	/* 7.x: async_in_progress became this, a whole bool of its own */
+	bool			work_in_progress;
 	/* second run (system sleep) */
 	bool			wakeup_path:1;
 	bool			syscore:1;
@@ -129,6 +132,8 @@ struct dev_pm_info {
 	bool			smart_suspend:1;
 	bool			must_resume:1;
 	bool			may_skip_resume:1;
+	bool			out_band_wakeup:1;	/* 7.x */
+	bool			strict_midlayer:1;	/* 7.x */
 	/* runtime PM */
 	struct wake_irq		*wakeirq;
 	atomic_t		usage_count;
@@ -174,6 +179,13 @@ struct dev_pm_domain {
 #define DPM_FLAG_SMART_PREPARE		BIT(1)
 #define DPM_FLAG_SMART_SUSPEND		BIT(2)
 #define DPM_FLAG_MAY_SKIP_RESUME	BIT(3)
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 8, 0)
+/* The same two bits under their first names (5.4's main.c uses them):
+ * NEVER_SKIP became NO_DIRECT_COMPLETE, LEAVE_SUSPENDED became
+ * MAY_SKIP_RESUME when may-skip-resume was reworked for 5.8. */
+#define DPM_FLAG_NEVER_SKIP		BIT(0)
+#define DPM_FLAG_LEAVE_SUSPENDED	BIT(3)
+#endif
 
 /* main.c's entry points and exports. */
 void device_pm_lock(void);
@@ -190,15 +202,30 @@ int dpm_suspend_noirq(pm_message_t state);
 int dpm_suspend_late(pm_message_t state);
 int dpm_suspend(pm_message_t state);
 int dpm_prepare(pm_message_t state);
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 16, 0)
+/* Up to 5.15 the report names the callback only, not the device. */
+void __suspend_report_result(const char *function, void *fn, int ret);
+#define suspend_report_result(fn, ret)				\
+	do {							\
+		__suspend_report_result(__func__, fn, ret);	\
+	} while (0)
+#else
 void __suspend_report_result(const char *function, struct device *dev,
 			     void *fn, int ret);
 #define suspend_report_result(dev, fn, ret)			\
 	do {							\
 		__suspend_report_result(__func__, dev, fn, ret);	\
 	} while (0)
+#endif
 int device_pm_wait_for_dev(struct device *sub, struct device *dev);
 void dpm_for_each_dev(void *data, void (*fn)(struct device *, void *));
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 8, 0)
+/* Their names before the 5.8 rework. */
+bool dev_pm_may_skip_resume(struct device *dev);
+bool dev_pm_smart_suspend_and_suspended(struct device *dev);
+#else
 bool dev_pm_skip_resume(struct device *dev);
 bool dev_pm_skip_suspend(struct device *dev);
+#endif
 
 #endif

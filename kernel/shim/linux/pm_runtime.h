@@ -24,7 +24,9 @@ void pm_runtime_enable(struct device *dev);
 void __pm_runtime_disable(struct device *dev, bool check_resume);
 int __pm_runtime_set_status(struct device *dev, unsigned int status);
 bool pm_runtime_need_not_resume(struct device *dev);
-void pm_runtime_block_if_disabled(struct device *dev);
+/* Whether it blocked runtime PM (disabled and never enabled); 6.12's
+ * main.c ignores the answer, 7.x's reads it. */
+bool pm_runtime_block_if_disabled(struct device *dev);
 void pm_runtime_unblock(struct device *dev);
 bool pm_runtime_blocked(struct device *dev);
 void pm_runtime_no_callbacks(struct device *dev);

@@ -47,4 +47,10 @@ int device_init_wakeup(struct device *dev, bool enable);
 void pm_wakeup_dev_event(struct device *dev, unsigned int msec, bool hard);
 void pm_system_wakeup(void);
 
+/* A soft wake-up event (5.4's main.c reports one this way). */
+static inline void pm_wakeup_event(struct device *dev, unsigned int msec)
+{
+	pm_wakeup_dev_event(dev, msec, false);
+}
+
 #endif

@@ -15,6 +15,11 @@
 #define list_next_rcu_entry(pos, member) \
 	list_entry(READ_ONCE((pos)->member.next), __typeof__(*(pos)), member)
 
+/* The SRCU form (device links' walks from 7.x on): the same walk; the
+ * reader's lock is the caller's (device_links_read_lock()). */
+#define list_for_each_entry_srcu(pos, head, member, cond)		\
+	list_for_each_entry_rcu(pos, head, member)
+
 #define list_for_each_entry_rcu(pos, head, member, cond...)			\
 	for (pos = list_entry(READ_ONCE((head)->next), __typeof__(*pos), member); \
 	     !list_entry_is_head(pos, head, member);				\

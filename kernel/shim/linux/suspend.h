@@ -48,6 +48,10 @@ struct suspend_stats {
 
 extern struct suspend_stats suspend_stats;
 
+/* 7.x's main.c restricts the allocation mask around the suspend and
+ * resume phases: no allocation is restricted here (kernel/rt/misc.c). */
+void pm_restrict_gfp_mask(void);
+void pm_restore_gfp_mask(void);
 void dpm_save_failed_dev(const char *name);
 void dpm_save_failed_step(enum suspend_stat_step step);
 bool pm_wakeup_pending(void);

@@ -8,6 +8,7 @@
 #define _DPMSHIM_LINUX_TYPES_H
 
 #include <linux/compiler.h>
+#include <linux/version.h>
 
 typedef _Bool bool;
 #define true	1
