@@ -838,7 +838,8 @@ static void run_share(int job)
 
 		if (cfg.duration && t - start >= (double)cfg.duration)
 			break;
-		if (dpm_interrupted())
+		/* A finding not written (a full disk): no point in going on. */
+		if (dpm_interrupted() || sum.write_failed)
 			break;
 		if (t - last >= 5.0) {
 			last = t;
