@@ -272,7 +272,8 @@ void dpmk_device_pm_remove(struct device *dev)
 static void skip(struct dpmk_dev *d, int p, int why)
 {
 	long long facts = 0;
-	bool rpm_suspended = d->dev.power.runtime_status == RPM_SUSPENDED;
+	bool rpm_suspended = __atomic_load_n(&d->dev.power.runtime_status,
+					     __ATOMIC_RELAXED) == RPM_SUSPENDED;
 
 	/*
 	 * A device main.c leaves in suspend in the resume phase was passed
@@ -317,7 +318,8 @@ static void judge_suspend(struct dpmk_dev *d, int p)
 	const struct dpmk_device *sd = d->sd;
 
 	if (p == PH_SUSPEND && d->dc_mark_inst == phase_inst() &&
-	    d->dev.power.runtime_status == RPM_SUSPENDED) {
+	    __atomic_load_n(&d->dev.power.runtime_status, __ATOMIC_RELAXED) ==
+		    RPM_SUSPENDED) {
 		d->in_dc = true;
 		d->depth = phase_depth(p);
 		dpmk_emit(EV_DIRECT_COMPLETE, d->idx, p, 0, 0, 0, NULL);
@@ -402,7 +404,8 @@ void dpmk_complete_all(struct completion *x)
 		WR(hand_seq[d->idx], 0);
 		if (p == PH_RESUME_EARLY)
 			d->early_rpm_suspended =
-				d->dev.power.runtime_status == RPM_SUSPENDED;
+				__atomic_load_n(&d->dev.power.runtime_status,
+						__ATOMIC_RELAXED) == RPM_SUSPENDED;
 		if (d->ran_inst != phase_inst() &&
 		    !__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE)) {
 			if (pm_phase_is_suspend(p))

@@ -33,6 +33,7 @@ struct dpmk_dev {
 	const struct dpmk_device *sd;
 	char			name[40];
 	int			list_pos;	/* on dpm_list, this cycle */
+	bool			pos_pending;	/* registered, not numbered yet */
 	bool			holds_parent;	/* DPMK_FIX_HOLD_PARENT */
 
 	struct bus_type		bus;

@@ -165,7 +165,9 @@ int __pm_runtime_suspend(struct device *dev, int rpmflags)
 
 static void rpm_set_status(struct device *dev, enum rpm_status status)
 {
-	dev->power.runtime_status = status;
+	/* Read without power.lock by the harness's skip reports (events.c),
+	 * as main.c reads it: the harness's own accesses are atomic. */
+	__atomic_store_n(&dev->power.runtime_status, status, __ATOMIC_RELAXED);
 }
 
 /* runtime.c's rpm_resume() for a no-callbacks device; dev's lock held. */

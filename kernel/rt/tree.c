@@ -143,6 +143,22 @@ static void list_pos(struct device *dev, void *data)
 /* The next place at dpm_list's tail, for a device registered now. */
 static int list_tail_pos;
 
+/* Under dpm_list_mtx (dpm_for_each_dev()): the devices registered since
+ * they were last numbered, in dpm_list's order. */
+static void late_pos(struct device *dev, void *data)
+{
+	struct dpmk_dev *d = container_of(dev, struct dpmk_dev, dev);
+
+	(void)data;
+	if (!d->pos_pending)
+		return;
+	d->pos_pending = false;
+	d->list_pos = __atomic_fetch_add(&list_tail_pos, 1, __ATOMIC_RELAXED);
+	struct dpm_event ev = { EV_LIST_POS, d->idx, -1, 0, d->list_pos, 0, NULL };
+
+	dpm_publish(&ev);
+}
+
 void dpmk_publish_list_order(void)
 {
 	int pos = 0;
@@ -167,17 +183,21 @@ struct dpmk_dev *dpmk_dev_add_late(int idx)
 	}
 	d = dev_create(idx);
 	get_device(&d->dev);
+	d->pos_pending = true;
 	device_add(&d->dev);
 	dev_runtime_pm(d);
 	dpmk_dev_publish(d);
 	if (!d->probe_deferred)
 		dpmk_links_add_for(idx);
 	dpm_emit(EV_ADDED, idx, -1, 0);
-	/* device_add() put it at dpm_list's tail. */
-	struct dpm_event ev = { EV_LIST_POS, idx, -1, 0, list_tail_pos, 0, NULL };
-
-	d->list_pos = list_tail_pos++;
-	dpm_publish(&ev);
+	/* device_add() put it at dpm_list's tail; devices registered at the
+	 * same time on other threads take their places in the list's order,
+	 * under dpm_list_mtx, whoever gets there first. */
+	dpm_for_each_dev(NULL, late_pos);
+	/* Not on dpm_list (a device that needs no PM): a place all the same,
+	 * after every device on it. */
+	if (d->pos_pending)
+		late_pos(&d->dev, NULL);
 	put_device(&parent->dev);
 	return d;
 }
