@@ -568,6 +568,8 @@ void dpmk_unregister_subtree(struct dpmk_dev *d)
 		wait_for_completion(&d->removed);
 		return;
 	}
+	/* A child registered from here on removes itself (tree.c). */
+	__atomic_store_n(&d->closing, 1, __ATOMIC_SEQ_CST);
 	for (;;) {
 		struct klist_iter it;
 		struct klist_node *n;

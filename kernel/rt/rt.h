@@ -51,6 +51,7 @@ struct dpmk_dev {
 	bool			bound;		/* drv bound (dev->driver) */
 	bool			probe_deferred;	/* bind at unblock */
 	int			removal_claimed;	/* atomic: first remover */
+	int			closing;	/* atomic: its subtree removal looks at the children */
 	struct completion	removed;	/* device_del() finished */
 	struct mutex		sysfs_active;	/* power/async vs removal */
 	bool			sysfs_gone;

@@ -187,7 +187,18 @@ struct dpmk_dev *dpmk_dev_add_late(int idx)
 	device_add(&d->dev);
 	dev_runtime_pm(d);
 	dpmk_dev_publish(d);
-	if (!d->probe_deferred)
+	/*
+	 * A removal of the parent's subtree that has already looked at its
+	 * children takes the new one too: the adder removes it, before
+	 * anything walks its ancestors (the parent's own parent may be gone
+	 * once the parent is deleted), as a driver's remove() unregisters the
+	 * children its driver made.  closing is set before that removal looks,
+	 * and read after device_add() put the child on the klist: one of the
+	 * two sees the other.
+	 */
+	bool orphan = __atomic_load_n(&parent->closing, __ATOMIC_SEQ_CST);
+
+	if (!d->probe_deferred && !orphan)
 		dpmk_links_add_for(idx);
 	dpm_emit(EV_ADDED, idx, -1, 0);
 	/* device_add() put it at dpm_list's tail; devices registered at the
@@ -198,6 +209,11 @@ struct dpmk_dev *dpmk_dev_add_late(int idx)
 	 * after every device on it. */
 	if (d->pos_pending)
 		late_pos(&d->dev, NULL);
+	if (orphan) {
+		dpmk_log("'%s' registered under '%s', whose removal is under way: removed with it",
+			 d->name, parent->name);
+		dpmk_unregister_subtree(d);
+	}
 	put_device(&parent->dev);
 	return d;
 }
