@@ -44,16 +44,29 @@
  * one breaks an invariant; on threads, --iterations times until one does.
  * The variant a text's header names is run, unless --variant says other.
  *
- * Exit: 0 every run clean, 1 a violation, 2 bad usage or input,
- * 3 the watchdog ended a run that outlived its deadline (LIVENESS).
+ * SIGINT or SIGTERM stops the run at its next scheduling point (det)
+ * or within THREADS_POLL_MS (threads); the summary line, with the counts
+ * of the scenarios that ended, says it was interrupted.  With --jobs the
+ * parent passes the signal on to its workers, which send it what they
+ * have; a worker whose parent dies gets SIGTERM (PR_SET_PDEATHSIG).
+ * Scenario files are written whole or not at all (cli_out_open()); --out
+ * must be a directory it can create files in.
+ *
+ * Exit: 0 every run clean, 1 a violation, 2 bad usage or input, or a
+ * write error (stdout, a scenario file), 3 the watchdog ended a run that
+ * outlived its deadline (LIVENESS); 130 (143) interrupted by SIGINT
+ * (SIGTERM).
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -61,6 +74,7 @@
 
 #include "run/replay.h"
 #include "run/settings.h"
+#include "util/esc.h"
 #include "util/xalloc.h"
 
 #include "cli.h"
@@ -109,7 +123,8 @@ static const struct cli_program program = {
 	.footer =
 		"DPMFUZZ_NO_WORKER_LIMIT=1 generates no worker limits, and --replay decodes a crash\n"
 		"file under DPMFUZZ_MAX_DEVICES, as the fuzz targets do (docs/fuzzing.md).\n"
-		"Exit: 0 every run clean, 1 a violation, 2 bad usage or input (one line on stderr), 3 the watchdog ended a run; 66 a ThreadSanitizer report in a run otherwise clean.\n",
+		"Scenario files are written whole or not at all (a temporary name, renamed).\n"
+		"Exit: 0 every run clean, 1 a violation, 2 bad usage or input, or a write error (one line on stderr), 3 the watchdog ended a run; 66 a ThreadSanitizer report in a run otherwise clean; 130 (143) interrupted by SIGINT (SIGTERM).\n",
 };
 
 /* What a run of dpmstress does: its command line and the DPMFUZZ_*
@@ -178,8 +193,8 @@ static int parse_args(int argc, char **argv, char *err, size_t errlen)
 			cfg.variant_given = true;
 			cfg.variant = variant_find(arg);
 			if (!cfg.variant) {
-				snprintf(err, errlen, "no variant '%.60s' (variants: %s)",
-					 arg, variant_names());
+				snprintf(err, errlen, "no variant '%s' (variants: %s)",
+					 DPM_ESC(arg), variant_names());
 				return -1;
 			}
 			break;
@@ -228,9 +243,13 @@ static int parse_args(int argc, char **argv, char *err, size_t errlen)
 			NUMBER("--watchdog", 10, 3600000, cfg.watchdog_ms);
 			break;
 		case OPT_OUT:
+			if (cli_path("--out", arg, err, errlen))
+				return -1;
 			cfg.out_dir = arg;
 			break;
 		case OPT_REPLAY:
+			if (cli_path("--replay", arg, err, errlen))
+				return -1;
 			cfg.replay = arg;
 			break;
 		case OPT_SCHEDULES:
@@ -240,6 +259,8 @@ static int parse_args(int argc, char **argv, char *err, size_t errlen)
 			NUMBER("--search", 0, 1LL << 40, cfg.search);
 			break;
 		case OPT_FIND_SCHEDULE:
+			if (cli_path("--find-schedule", arg, err, errlen))
+				return -1;
 			cfg.find_schedule = arg;
 			break;
 		case OPT_BYTES:
@@ -251,12 +272,8 @@ static int parse_args(int argc, char **argv, char *err, size_t errlen)
 		}
 	}
 	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%.100s' (dpmstress --help lists the options)",
-			 argv[optind]);
-		return -1;
-	}
-	if (!*cfg.out_dir) {
-		snprintf(err, errlen, "--out wants a directory, not ''");
+		snprintf(err, errlen, "unexpected argument '%s' (dpmstress --help lists the options)",
+			 DPM_ESC(argv[optind]));
 		return -1;
 	}
 	return 0;
@@ -513,9 +530,15 @@ static struct {
 	long long scenarios, transitions, violations, race_scenarios;
 	long long by_id[NR_INV];
 	double seconds;
+	int interrupted;	/* the signal that stopped the share, else 0 */
+	bool write_failed;	/* a finding's scenario file was not written */
 } sum;
 
 static char last_file[4096];
+/* A --jobs worker: its pipe to the parent; -1 in the parent or alone. */
+static int job_fd = -1;
+/* When this process's share (or --replay) started. */
+static double share_start;
 
 static const char *strategy_name(void)
 {
@@ -555,16 +578,30 @@ static void save_scenario(const struct scenario *s, uint64_t index,
 		 cfg.out_dir, cfg.engine == ENGINE_DET ? "det" : "threads",
 		 (unsigned long long)cfg.seed, (unsigned long long)index);
 	char *txt = scenario_print(&copy);
-	FILE *f = fopen(last_file, "w");
+	struct cli_out out;
+	char err[1024];
 
-	if (!f || fprintf(f, "%s", comment) < 0 || fputs(txt, f) < 0 || fclose(f)) {
-		fprintf(stderr, "dpmstress: cannot write %s: %s\n", last_file,
-			strerror(errno));
-		snprintf(last_file, sizeof(last_file), "(not written)");
+	bool ok = cli_out_open(&out, last_file, false, err, sizeof(err));
+
+	if (ok) {
+		/* A write error stays in the stream: the commit says it. */
+		fputs(comment, out.f);
+		fputs(txt, out.f);
+		ok = !cli_out_commit(&out, err, sizeof(err));
+	}
+	if (!ok) {
+		fflush(stdout);
+		cli_say(program.name, "%s", err);
+		sum.write_failed = true;
+		last_file[0] = '\0';
 	}
 	free(txt);
-	printf("dpmstress: scenario %llu written to %s\n",
-	       (unsigned long long)index, last_file);
+	if (last_file[0])
+		printf("dpmstress: scenario %llu written to %s\n",
+		       (unsigned long long)index, last_file);
+	else
+		printf("dpmstress: scenario %llu not written (above), so nothing reproduces it\n",
+		       (unsigned long long)index);
 }
 
 #define REPRODUCE "--- reproduce: "
@@ -626,7 +663,11 @@ static void save_violation(const struct scenario *s, const struct run_result *r,
 {
 	printf("dpmfuzz: VIOLATION %s: %s\n", inv_name(r->id), r->msg);
 	save_scenario(s, index, inv_name(r->id), "");
-	if (cfg.engine == ENGINE_DET) {
+	if (!last_file[0]) {
+		if (r->id == INV_LIVENESS && cfg.engine == ENGINE_THREADS)
+			printf("dpmstress: the watchdog ended the run (exit %d)\n",
+			       DPM_EXIT_LIVENESS);
+	} else if (cfg.engine == ENGINE_DET) {
 		print_dpmrepro(last_file, 0, "");
 	} else {
 		if (r->id == INV_LIVENESS)
@@ -662,6 +703,10 @@ static void report_race(const struct scenario *s, uint64_t index)
 	       (unsigned long long)index);
 	save_scenario(s, index, NULL,
 		      "# ThreadSanitizer reported a data race in this scenario\n");
+	if (!last_file[0]) {
+		fflush(stdout);
+		return;		/* not written, and said so */
+	}
 	if (cfg.engine == ENGINE_THREADS) {
 		printf("dpmstress: no dpmrepro command reproduces a data race: the det engine runs one task at a time, so its tasks never race; it replays on real threads in a ThreadSanitizer build:\n");
 		print_threads_replay(REPRODUCE, last_file, 10);
@@ -689,6 +734,11 @@ static void on_fatal(const struct scenario *s, const struct run_result *r)
 	if (__atomic_load_n(&races, __ATOMIC_RELAXED) != races_before)
 		printf("dpmstress: ThreadSanitizer reported a data race (above) in this scenario too\n");
 	save_violation(s, r, current_index);
+	/* The engine ends the process next (exit 1 or 3): a write error
+	 * (a worker's stdout is its parent's to check) comes first. */
+	fflush(stderr);
+	if (sum.write_failed || (job_fd < 0 && cli_stdout_failed(program.name)))
+		_exit(CLI_EXIT_WRITE);
 }
 
 static double now_s(void)
@@ -708,6 +758,8 @@ static bool run_one(struct scenario *s, uint64_t index)
 	if (cfg.engine == ENGINE_DET)
 		strategy_reset(cfg.seed ^ (index * 0x2545f4914f6cdd1dULL), s);
 	dpm_run(s, &opts, &r);
+	if (r.interrupted)
+		return false;	/* cut short: not counted */
 	sum.scenarios++;
 	sum.transitions += s->cycles;
 	if (__atomic_load_n(&races, __ATOMIC_RELAXED) != races_before &&
@@ -735,8 +787,44 @@ static void print_summary(void)
 	for (int k = 0; k < NR_INV; k++)
 		if (sum.by_id[k])
 			printf(" %s=%lld", inv_name(k), sum.by_id[k]);
+	/* Interrupted: the scenarios that ended, the one cut short not. */
+	if (sum.interrupted)
+		printf(" (interrupted by %s)", cli_signal_name(sum.interrupted));
 	printf("\n");
 	fflush(stdout);
+}
+
+/* This process's exit status, after its summary. */
+static int status(void)
+{
+	return sum.interrupted ? 128 + sum.interrupted :
+	       sum.write_failed ? CLI_EXIT_WRITE : sum.violations ? 1 : 0;
+}
+
+/* A --jobs worker's counts to its parent, which prints the summary. */
+static void send_sum(void)
+{
+	if (write(job_fd, &sum, sizeof(sum)) != sizeof(sum))
+		_exit(CLI_EXIT_WRITE);
+}
+
+/*
+ * Threads: a stop asked for while a run's tasks are live.  They cannot
+ * be unwound, so the process ends here with what it has (the run in
+ * progress not counted): a worker sends its counts, a lone process
+ * prints the summary.
+ */
+static __attribute__((noreturn)) void on_interrupt(int sig)
+{
+	sum.interrupted = sig;
+	sum.seconds = now_s() - share_start;
+	if (job_fd >= 0) {
+		send_sum();
+		_exit(128 + sig);
+	}
+	print_summary();
+	fflush(stderr);
+	_exit(cli_stdout_failed(program.name) ? CLI_EXIT_WRITE : 128 + sig);
 }
 
 /* ---- one worker's share: scenarios index = job, job + jobs, ... ---- */
@@ -744,10 +832,14 @@ static void run_share(int job)
 {
 	double start = now_s(), last = start;
 
+	share_start = start;
 	for (long long i = job; i < cfg.iterations || cfg.duration; i += cfg.jobs) {
 		double t = now_s();
 
 		if (cfg.duration && t - start >= (double)cfg.duration)
+			break;
+		/* A finding not written (a full disk): no point in going on. */
+		if (dpm_interrupted() || sum.write_failed)
 			break;
 		if (t - last >= 5.0) {
 			last = t;
@@ -761,6 +853,7 @@ static void run_share(int job)
 		scenario_free(&s);
 	}
 	sum.seconds = now_s() - start;
+	sum.interrupted = dpm_interrupted();
 }
 
 /* A scenario file, read as dpmrepro reads it (core/run/replay.c): 0, or
@@ -796,6 +889,11 @@ static int do_find_schedule(struct scenario s, const char *file)
 	opts.on_fatal = NULL;
 	k = dpm_schedule_search(&s, &opts, cfg.search, want, &r);
 	scenario_free(&s);
+	if (r.interrupted) {
+		cli_say(program.name, "interrupted by %s: the det schedule search stopped",
+			cli_signal_name(dpm_interrupted()));
+		return cli_interrupt_status();
+	}
 	if (k < 0) {
 		printf("dpmstress: neither the scenario's own det schedule nor %lld more of dpmrepro's search show %s, so no dpmrepro command reproduces it (a longer det search: dpmstress --engine det --variant %s --fix %s --replay %s --strategy pct --schedules 100000); it replays on real threads:\n",
 		       cfg.search, want < 0 ? "a violation" : inv_name(want),
@@ -825,8 +923,9 @@ static int do_replay(void)
 	struct scenario s = replay_scn;
 	double start = now_s();
 
+	share_start = start;
 	if (cfg.engine == ENGINE_THREADS) {
-		for (long long i = 0; i < cfg.iterations; i++)
+		for (long long i = 0; i < cfg.iterations && !dpm_interrupted(); i++)
 			if (run_one(&s, (uint64_t)i))
 				break;
 	} else {
@@ -837,16 +936,41 @@ static int do_replay(void)
 		bool bad = run_one(&s, 0);
 
 		cfg.strategy = saved == STRAT_INPUT ? STRAT_RANDOM : saved;
-		for (long long k = 1; !bad && k <= cfg.schedules; k++) {
+		for (long long k = 1; !bad && k <= cfg.schedules && !dpm_interrupted(); k++) {
 			/* The strategy's choices, written back as bytes, so
 			 * the saved scenario replays on its own. */
 			bad = run_one(&s, (uint64_t)k);
 		}
 	}
 	sum.seconds = now_s() - start;
+	sum.interrupted = dpm_interrupted();
 	print_summary();
 	scenario_free(&s);
-	return sum.violations ? 1 : 0;
+	return status();
+}
+
+/*
+ * --out: a directory this process can create files in, tried with a
+ * temporary file (as root, permissions say nothing): 0, or -1 with err.
+ * So an unwritable --out is bad usage before anything runs.
+ */
+static int check_out_dir(char *err, size_t errlen)
+{
+	struct stat st;
+	struct cli_out o;
+	char probe[4200], e[600];
+	int why = stat(cfg.out_dir, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+
+	snprintf(probe, sizeof(probe), "%.4000s/dpmstress-probe", cfg.out_dir);
+	if (!why && !cli_out_open(&o, probe, false, e, sizeof(e)))
+		why = errno;
+	if (why) {
+		snprintf(err, errlen, "--out %s: not a directory it can write to (%s)",
+			 DPM_ESC(cfg.out_dir), strerror(why));
+		return -1;
+	}
+	cli_out_abort(&o);
+	return 0;
 }
 
 /*
@@ -869,18 +993,21 @@ static int resolve(struct scenario *find, char *err, size_t errlen)
 			return -1;
 		if (!cfg.variant_given && replay_scn.variant[0] &&
 		    !(cfg.variant = variant_find(replay_scn.variant))) {
-			snprintf(err, errlen, "%.200s: no variant '%s' (variants: %s)",
-				 cfg.replay, replay_scn.variant, variant_names());
+			snprintf(err, errlen, "%s: no variant '%s' (variants: %s)",
+				 DPM_ESC(cfg.replay), DPM_ESC(replay_scn.variant),
+				 variant_names());
 			return -1;
 		}
 	}
 	if (knobs_parse(cfg.variant, cfg.fix, &opts.fixes, &bad, &bl) < 0) {
-		snprintf(err, errlen, "--fix: no knob '%.*s' in this variant (dpmstress --fix list shows them)",
-			 (int)(bl > 60 ? 60 : bl), bad);
+		snprintf(err, errlen, "--fix: no knob '%s' in this variant (dpmstress --fix list shows them)",
+			 DPM_ESCN(bad, bl));
 		return -1;
 	}
 	if (cfg.find_schedule &&
 	    load("--find-schedule", cfg.find_schedule, find, err, errlen))
+		return -1;
+	if (!cfg.find_schedule && check_out_dir(err, errlen))
 		return -1;
 	opts.variant = cfg.variant;
 	opts.engine = cfg.engine;
@@ -888,11 +1015,112 @@ static int resolve(struct scenario *find, char *err, size_t errlen)
 	opts.threads.perturb = cfg.perturb;
 	opts.threads.ns_per_virtual_us = cfg.time_scale;
 	opts.threads.watchdog_ms = cfg.watchdog_ms;
+	opts.threads.on_interrupt = on_interrupt;
 	opts.on_fatal = on_fatal;
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* A --jobs worker, forked: its share, its counts to the parent. */
+static __attribute__((noreturn)) void job(int j, pid_t parent, int fd)
+{
+	/* Never outlive the parent, which passes signals on: SIGTERM when
+	 * it dies (if it died already, now), one flag for two signals. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		raise(SIGTERM);
+	cli_catch_signals(program.name, CLI_SIG_STOP_WORKER);
+	job_fd = fd;
+	run_share(j);
+	send_sum();
+	_exit(sum.interrupted ? 128 + sum.interrupted : sum.violations ? 1 : 0);
+}
+
+/*
+ * J processes, each its share; each sends its counts through a pipe,
+ * and this one prints the summary of them all.  A signal to this
+ * process (SIGINT from a terminal reaches the workers too) is passed on
+ * to the workers, which stop and send what they have.
+ */
+static int run_jobs(void)
+{
+	struct pollfd pf[256];
+	pid_t pids[256];
+	int worst = 0, left = 0, sig = 0;
+	double secs = 0;
+	long long by[NR_INV] = { 0 }, sc = 0, tr = 0, vi = 0;
+	bool write_failed = false;
+	pid_t parent = getpid();
+
+	for (int j = 0; j < cfg.jobs; j++) {
+		int fd[2];
+
+		if (pipe(fd) || (pids[j] = fork()) < 0) {
+			cli_say(program.name, "cannot start worker %d: %s", j,
+				strerror(errno));
+			cfg.jobs = j;	/* the ones started are collected */
+			worst = CLI_EXIT_WRITE;
+			break;
+		}
+		if (pids[j] == 0) {
+			close(fd[0]);
+			job(j, parent, fd[1]);
+		}
+		close(fd[1]);
+		pf[j] = (struct pollfd){ .fd = fd[0], .events = POLLIN };
+		left++;
+	}
+	while (left) {
+		if (!sig && (sig = dpm_interrupted()))
+			for (int j = 0; j < cfg.jobs; j++)
+				kill(pids[j], sig);
+		/* poll() is not restarted: a signal ends the wait (the
+		 * timeout covers one that lands just before it). */
+		if (poll(pf, (nfds_t)cfg.jobs, 200) <= 0)
+			continue;
+		for (int j = 0; j < cfg.jobs; j++) {
+			if (pf[j].fd < 0 || !pf[j].revents)
+				continue;
+			if (read(pf[j].fd, &sum, sizeof(sum)) == sizeof(sum)) {
+				sc += sum.scenarios;
+				tr += sum.transitions;
+				vi += sum.violations;
+				for (int k = 0; k < NR_INV; k++)
+					by[k] += sum.by_id[k];
+				if (sum.seconds > secs)
+					secs = sum.seconds;
+				if (!sig && sum.interrupted)
+					sig = sum.interrupted;
+				write_failed |= sum.write_failed;
+			}
+			close(pf[j].fd);
+			pf[j].fd = -1;
+			left--;
+		}
+	}
+	for (int j = 0; j < cfg.jobs; j++) {
+		int st;
+
+		while (waitpid(pids[j], &st, 0) < 0 && errno == EINTR)
+			;
+		int code = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+
+		if (code > worst && code < 128)
+			worst = code;
+	}
+	memset(&sum, 0, sizeof(sum));
+	sum.scenarios = sc;
+	sum.transitions = tr;
+	sum.violations = vi;
+	sum.seconds = secs;
+	sum.interrupted = sig;
+	sum.write_failed = write_failed;
+	memcpy(sum.by_id, by, sizeof(by));
+	print_summary();
+	return sig ? 128 + sig : worst ? worst : status();
+}
+
+/* What main() does; its result is main()'s, less the end (cli_finish()). */
+static int run_main(int argc, char **argv)
 {
 	struct scenario find;
 	char err[1024];
@@ -911,7 +1139,7 @@ int main(int argc, char **argv)
 	if (rc == 0)
 		rc = resolve(&find, err, sizeof(err));
 	if (rc < 0) {
-		fprintf(stderr, "dpmstress: %s\n", err);
+		cli_say(program.name, "%s", err);
 		return 2;
 	}
 	if (cfg.find_schedule)
@@ -925,63 +1153,20 @@ int main(int argc, char **argv)
 	       (unsigned long long)cfg.seed, cfg.duration ? "seconds" : "iterations",
 	       cfg.duration ? cfg.duration : cfg.iterations, cfg.max_devices,
 	       cfg.fixed_size ? " (fixed)" : "", cfg.jobs);
-	fflush(stdout);
+	/* Output that goes nowhere: no point in running. */
+	if (cli_stdout_failed(program.name))
+		return CLI_EXIT_WRITE;
 	if (cfg.replay)
 		return do_replay();
-	if (cfg.jobs == 1) {
-		run_share(0);
-		print_summary();
-		return sum.violations ? 1 : 0;
-	}
-	/* J processes; each reports its counts through a pipe. */
-	int fds[256][2];
-	pid_t pids[256];
-
-	for (int j = 0; j < cfg.jobs; j++) {
-		if (pipe(fds[j])) {
-			fprintf(stderr, "dpmstress: cannot create a pipe: %s\n",
-				strerror(errno));
-			return 2;
-		}
-		pids[j] = fork();
-		if (pids[j] == 0) {
-			close(fds[j][0]);
-			run_share(j);
-			if (write(fds[j][1], &sum, sizeof(sum)) != sizeof(sum))
-				_exit(2);
-			_exit(sum.violations ? 1 : 0);
-		}
-		close(fds[j][1]);
-	}
-	int worst = 0;
-	double secs = 0;
-	long long by[NR_INV] = { 0 }, sc = 0, tr = 0, vi = 0;
-
-	for (int j = 0; j < cfg.jobs; j++) {
-		int status;
-
-		if (read(fds[j][0], &sum, sizeof(sum)) == sizeof(sum)) {
-			sc += sum.scenarios;
-			tr += sum.transitions;
-			vi += sum.violations;
-			for (int k = 0; k < NR_INV; k++)
-				by[k] += sum.by_id[k];
-			if (sum.seconds > secs)
-				secs = sum.seconds;
-		}
-		close(fds[j][0]);
-		waitpid(pids[j], &status, 0);
-		int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-
-		if (code > worst)
-			worst = code;
-	}
-	memset(&sum, 0, sizeof(sum));
-	sum.scenarios = sc;
-	sum.transitions = tr;
-	sum.violations = vi;
-	sum.seconds = secs;
-	memcpy(sum.by_id, by, sizeof(by));
+	if (cfg.jobs > 1)
+		return run_jobs();
+	run_share(0);
 	print_summary();
-	return worst ? worst : (vi ? 1 : 0);
+	return status();
+}
+
+int main(int argc, char **argv)
+{
+	cli_catch_signals(program.name, CLI_SIG_STOP);
+	return cli_finish(program.name, run_main(argc, argv));
 }

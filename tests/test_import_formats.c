@@ -490,6 +490,27 @@ static void test_bad(void)
 	EXPECT_TRUE(!strchr(err, '\n'));
 }
 
+/* A prepare callback that returned -EAGAIN: dpm_prepare() calls it
+ * again until it returns something else, so the log's -EAGAIN is a
+ * retry, not the phase's result; a scenario cannot say it (the text
+ * parser rejects err=prepare:-11, which would retry forever). */
+static const char ftrace_eagain[] =
+	"# suspend-092119-144817 box mem 5.3.0+\n"
+	FT("pm-5", "1.000000", "suspend_resume: dpm_prepare[2] begin")
+	FT("pm-5", "1.000001", "device_pm_callback_start: drv d1, parent: none, bus [prepare]")
+	FT("pm-5", "1.000101", "device_pm_callback_end: drv d1, err=-11")
+	FT("pm-5", "1.000201", "device_pm_callback_start: drv d1, parent: none, bus [prepare]")
+	FT("pm-5", "1.000301", "device_pm_callback_end: drv d1, err=0")
+	FT("pm-5", "1.004000", "suspend_resume: dpm_prepare[2] end");
+
+static void test_eagain(void)
+{
+	EXPECT_EQ(import(NULL, ftrace_eagain, NULL), 0);
+	EXPECT_STR_EQ(err, "");
+	EXPECT_TRUE(dev("d1") && dev("d1")->beh.err[PH_PREPARE] == 0);
+	EXPECT_EQ(dur("d1", PH_PREPARE), 200);
+}
+
 /* ---- the variant ---- */
 
 static const char *pick(const char *version, const char *names)
@@ -533,6 +554,7 @@ int main(void)
 	test_transitions();
 	test_html();
 	test_bad();
+	test_eagain();
 	test_variant();
 	import_result_free(&res);
 	scenario_free(&scn);

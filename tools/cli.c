@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/esc.h"
+
 #ifndef DPMFUZZ_VERSION
 #error "DPMFUZZ_VERSION (CMake's PROJECT_VERSION) must be defined"
 #endif
@@ -115,15 +117,15 @@ int cli_next(const struct cli_program *p, int argc, char **argv,
 		int len = (int)strcspn(t, "=");
 
 		if (optopt && !strncmp(t, "--", 2) && (o = by_key(p, optopt)))
-			snprintf(err, errlen, "--%s takes no value, not '%.60s' (%s --help lists the options)",
-				 o->name, t, p->name);
+			snprintf(err, errlen, "--%s takes no value, not '%s' (%s --help lists the options)",
+				 o->name, DPM_ESC(t), p->name);
 		else if (optopt)
-			snprintf(err, errlen, "unknown option '-%c' (%s --help lists the options)",
-				 optopt, p->name);
+			snprintf(err, errlen, "unknown option '-%s' (%s --help lists the options)",
+				 DPM_ESCN(&(char){ (char)optopt }, 1), p->name);
 		else
-			snprintf(err, errlen, "%s option '%.*s' (%s --help lists the options)",
+			snprintf(err, errlen, "%s option '%s' (%s --help lists the options)",
 				 ambiguous(p, t + 2, len - 2) ? "ambiguous" : "unknown",
-				 len > 60 ? 60 : len, t, p->name);
+				 DPM_ESCN(t, (size_t)len), p->name);
 		return CLI_ERROR;
 	}
 	if (c == 'h')
@@ -180,12 +182,20 @@ int cli_number(const char *opt, const char *text, long long lo, long long hi,
 	x = *digits >= '0' && *digits <= '9' ? strtoll(text, &end, 10) : 0;
 	if (!(*digits >= '0' && *digits <= '9') || *end || errno ||
 	    x < lo || x > hi) {
-		snprintf(err, errlen, "%s wants a number from %lld to %lld, not '%.40s'",
-			 opt, lo, hi, text);
+		snprintf(err, errlen, "%s wants a number from %lld to %lld, not '%s'",
+			 opt, lo, hi, DPM_ESC(text));
 		return -1;
 	}
 	*out = x;
 	return 0;
+}
+
+int cli_path(const char *opt, const char *text, char *err, size_t errlen)
+{
+	if (*text)
+		return 0;
+	snprintf(err, errlen, "%s wants a path, not ''", opt);
+	return -1;
 }
 
 int cli_choice(const char *opt, const char *text, const char *const *words,
@@ -203,6 +213,6 @@ int cli_choice(const char *opt, const char *text, const char *const *words,
 				       i == 0 ? "" : words[i + 1] ? ", " : " or ",
 				       words[i]);
 	if (at < errlen)
-		snprintf(err + at, errlen - at, ", not '%.40s'", text);
+		snprintf(err + at, errlen - at, ", not '%s'", DPM_ESC(text));
 	return -1;
 }

@@ -4,7 +4,9 @@
  * table per program, from which getopt_long's table, --help and
  * --version are made, and a strict number parser.  Nothing here prints
  * an error or exits: a bad command line comes back as one line in the
- * caller's buffer, and the program says it and exits 2.
+ * caller's buffer, and the program says it (cli_say()) and exits 2.
+ * The end of the file: what the programs share about ending (cli_io.c):
+ * signals, output files, standard output.
  *
  * tests/check_options.py reads a program's table from its source and
  * compares it with the switch that handles the options, with --help and
@@ -72,9 +74,86 @@ void cli_version(const struct cli_program *p, FILE *f);
 int cli_number(const char *opt, const char *text, long long lo, long long hi,
 	       long long *out, char *err, size_t errlen);
 
+/* A file or directory name: 0, or -1 with "--html wants a path,
+ * not ''" in err (an empty one would write into /). */
+int cli_path(const char *opt, const char *text, char *err, size_t errlen);
+
 /* One of words (ended by NULL): its index, or -1 with "--engine is det
  * or threads, not 'x'" in err. */
 int cli_choice(const char *opt, const char *text, const char *const *words,
 	       char *err, size_t errlen);
+
+/* ---- ending: signals, output files, standard output (cli_io.c) ---- */
+
+/* Exit status of a write error on an output file or standard output. */
+#define CLI_EXIT_WRITE 2
+
+/* "PROG: MESSAGE" on stderr, the message made one printable line
+ * (util/esc.h, dpm_one_line()). */
+void cli_say(const char *prog, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * SIGINT and SIGTERM ask the program to stop.  How it answers:
+ *  CLI_SIG_STOP        the first one sets dpm_interrupt (engine/engine.h)
+ *                      to its number, nothing else (an atomic store); the
+ *                      engines end their run and the program stops at its
+ *                      next safe point, says what it has and exits
+ *                      cli_interrupt_status().  A second one ends the
+ *                      program at once, as the signal does by default,
+ *                      after removing the output file being written
+ *                      (cli_out_open()).
+ *  CLI_SIG_STOP_WORKER the same, but a second one only sets the flag
+ *                      again (a worker process, which its parent passes
+ *                      the signal on to, so it may get two).
+ *  CLI_SIG_QUIT        at once: the output file being written removed,
+ *                      "PROG: interrupted by SIGINT" on stderr, exit 130
+ *                      (143); for a program with nothing to say half-way
+ *                      (dpmimport).
+ * A signal ignored when the program started (a shell's background job)
+ * stays ignored.  System calls are restarted (SA_RESTART), but poll().
+ */
+enum cli_on_signal { CLI_SIG_STOP, CLI_SIG_STOP_WORKER, CLI_SIG_QUIT };
+
+void cli_catch_signals(const char *prog, enum cli_on_signal how);
+/* 128 + the signal that asked to stop (130 SIGINT, 143 SIGTERM), or 0. */
+int cli_interrupt_status(void);
+/* "SIGINT", "SIGTERM" (sig), for messages. */
+const char *cli_signal_name(int sig);
+
+/*
+ * An output file written whole or not at all: cli_out_open() creates a
+ * temporary file in PATH's directory (.NAME.PID-N.tmp, with the mode a
+ * plain create gives), cli_out_commit() flushes, syncs and closes it,
+ * then renames it to PATH (exclusive: links it, so an existing PATH is
+ * an error, EEXIST), cli_out_abort() removes it.  Any failure removes
+ * it too and puts "cannot write PATH: why" in err.  A PATH that exists
+ * and is not a regular file (/dev/null, a pipe) is written in place; a
+ * symbolic link's target is replaced, not the link.
+ */
+struct cli_out {
+	FILE *f;
+	char *path;		/* what is renamed to */
+	char *tmp;		/* NULL: written in place */
+	bool exclusive;
+};
+
+FILE *cli_out_open(struct cli_out *o, const char *path, bool exclusive,
+		   char *err, size_t errlen);
+int cli_out_commit(struct cli_out *o, char *err, size_t errlen);
+void cli_out_abort(struct cli_out *o);
+/* The three for len bytes at buf: 0, or -1 with err. */
+int cli_write_file(const char *path, const void *buf, size_t len,
+		   bool exclusive, char *err, size_t errlen);
+
+/*
+ * Standard output flushed; a write error on it so far (a full disk,
+ * /dev/full, a closed descriptor) is one line on stderr, said once:
+ * "PROG: cannot write to standard output: why".  true if there was one.
+ */
+bool cli_stdout_failed(const char *prog);
+/* The end of main(): standard output flushed and closed; rc, or
+ * CLI_EXIT_WRITE after a write error on it (said in one line). */
+int cli_finish(const char *prog, int rc);
 
 #endif

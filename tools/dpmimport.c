@@ -44,8 +44,12 @@
  *                only to -o OUT, if given
  *
  * The import itself, and its rules, are tools/import*.c's
- * (docs/import.md); this reads the files and writes the result.  Exit: 0
- * done, 2 bad usage or input (one line on stderr).
+ * (docs/import.md); this reads the files and writes the result, each
+ * output file whole or not at all (cli_out_open(): several transitions,
+ * each file so).  SIGINT or SIGTERM ends it at once, the file being
+ * written removed.  Exit: 0 done, 2 bad usage or input, or a write error
+ * (stdout, a file), one line on stderr; 130 (143) interrupted by SIGINT
+ * (SIGTERM).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -57,6 +61,7 @@
 #include "cli.h"
 #include "import.h"
 #include "run/replay.h"
+#include "util/esc.h"
 
 enum { OPT_DMESG = CLI_FIRST_KEY, OPT_FTRACE, OPT_HTML, OPT_CYCLE, OPT_SUMMARY,
        OPT_VARIANT };
@@ -80,7 +85,8 @@ static const struct cli_program program = {
 	.footer =
 		"With both files the ftrace gives the callbacks, the dmesg those of devices the ftrace\n"
 		"lacks, and the two are cross-checked (docs/import.md).\n"
-		"Exit: 0 done, 2 bad usage or input (one line on stderr).\n",
+		"Files are written whole or not at all (a temporary name, renamed).\n"
+		"Exit: 0 done, 2 bad usage or input, or a write error (one line on stderr); 130 (143) interrupted by SIGINT (SIGTERM).\n",
 };
 
 static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -171,8 +177,8 @@ static int parse_args(int argc, char **argv, struct opts *o, char *err,
 		}
 	}
 	if (optind < argc) {
-		snprintf(err, errlen, "unknown argument '%.200s' (dpmimport --help)",
-			 argv[optind]);
+		snprintf(err, errlen, "unknown argument '%s' (dpmimport --help)",
+			 DPM_ESC(argv[optind]));
 		return -1;
 	}
 	if (!o->dmesg && !o->ftrace && !o->html) {
@@ -200,17 +206,19 @@ static void read_capture(const char *path, const char *kind,
 	c->buf = *owned;
 }
 
+/* To OUT whole or not at all (cli_out_open()), or to stdout. */
 static void write_out(const char *path, const char *text)
 {
-	FILE *f = path ? fopen(path, "w") : stdout;
-	bool bad;
+	char err[1024];
 
-	if (!f)
-		die("cannot write %s: %s", path, strerror(errno));
-	bad = fputs(text, f) == EOF;
-	bad |= path ? fclose(f) != 0 : fflush(f) != 0;
-	if (bad)
-		die("cannot write %s: %s", path ? path : "stdout", strerror(errno));
+	if (!path) {
+		fputs(text, stdout);
+		if (cli_stdout_failed(program.name))
+			exit(CLI_EXIT_WRITE);
+		return;
+	}
+	if (cli_write_file(path, text, strlen(text), false, err, sizeof(err)))
+		die("%s", err);
 }
 
 /* "--cycle K": 1 <= K <= n. */
@@ -220,7 +228,7 @@ static int cycle_number(const char *v, int n)
 	long k = strtol(v, &end, 10);
 
 	if (*end || end == v || k < 1 || k > IMPORT_MAX_CYCLES)
-		die("--cycle '%.40s': a transition number from 1 (dpmimport --help)", v);
+		die("--cycle '%s': a transition number from 1 (dpmimport --help)", DPM_ESC(v));
 	if (k > n)
 		die("--cycle %ld: the capture holds %d transition%s", k, n,
 		    n > 1 ? "s" : "");
@@ -253,8 +261,11 @@ int main(int argc, char **argv)
 	char *dmesg = NULL, *ftrace = NULL, *html = NULL, err[512];
 	int rc = parse_args(argc, argv, &o, err, sizeof(err));
 
+	/* Nothing to say half-way: a signal ends it at once, the file
+	 * being written removed. */
+	cli_catch_signals(program.name, CLI_SIG_QUIT);
 	if (rc > 0)
-		return 0;
+		return cli_finish(program.name, 0);
 	if (rc < 0)
 		die("%s", err);
 	read_capture(o.ftrace, "ftrace", &rq.ftrace, &ftrace);
@@ -285,5 +296,5 @@ int main(int argc, char **argv)
 		    res.ncycle, res.ncycle);
 	}
 	import_result_free(&res);
-	return 0;
+	return cli_finish(program.name, 0);
 }

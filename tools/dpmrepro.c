@@ -16,8 +16,15 @@
  * The options are the table below (dpmrepro --help prints it;
  * docs/fuzzing.md, "dpmrepro options", describes each).
  *
+ * Files it writes (--encode, --trace-json, --html, --save-regression)
+ * are written whole or not at all (cli_out_open()).  SIGINT or SIGTERM
+ * stops a run, a schedule search or --minimize at its next scheduling
+ * point: a line on stderr says so (--minimize prints the smallest
+ * scenario so far first), exit 130 or 143.
+ *
  * Exit: 0 no violation (or the regression holds), 1 a violation (or the
- * regression does not hold), 2 bad usage or input.
+ * regression does not hold), 2 bad usage or input, or a write error
+ * (stdout, a file); 130 (143) interrupted by SIGINT (SIGTERM).
  */
 #include <errno.h>
 #include <limits.h>
@@ -28,6 +35,7 @@
 #include "cli.h"
 #include "run/replay.h"
 #include "run/settings.h"
+#include "util/esc.h"
 
 enum {
 	OPT_VARIANT = CLI_FIRST_KEY, OPT_FIX, OPT_TAIL, OPT_TEXT, OPT_ENCODE,
@@ -64,7 +72,8 @@ static const struct cli_program program = {
 		"FILE is a crash file (raw bytes, decoded as the fuzz targets decode them) or a\n"
 		"scenario text (docs/scenario.md).  DPMFUZZ_MAX_DEVICES and DPMFUZZ_NO_WORKER_LIMIT\n"
 		"decode a crash file as under the fuzz target that found it (docs/fuzzing.md).\n"
-		"Exit: 0 no violation (or the regression holds), 1 a violation (or the regression does not hold), 2 bad usage or input (one line on stderr).\n",
+		"Files are written whole or not at all (a temporary name, renamed).\n"
+		"Exit: 0 no violation (or the regression holds), 1 a violation (or the regression does not hold), 2 bad usage or input, or a write error (one line on stderr); 130 (143) interrupted by SIGINT (SIGTERM).\n",
 };
 
 /* What a run of dpmrepro does, from its command line. */
@@ -119,6 +128,8 @@ static int parse_args(int argc, char **argv, struct repro_options *o,
 			modes++;
 			break;
 		case OPT_ENCODE:
+			if (cli_path("--encode", arg, err, errlen))
+				return -1;
 			o->encode = arg;
 			modes++;
 			break;
@@ -127,9 +138,13 @@ static int parse_args(int argc, char **argv, struct repro_options *o,
 			modes++;
 			break;
 		case OPT_TRACE_JSON:
+			if (cli_path("--trace-json", arg, err, errlen))
+				return -1;
 			o->trace_json = arg;
 			break;
 		case OPT_HTML:
+			if (cli_path("--html", arg, err, errlen))
+				return -1;
 			o->html = arg;
 			break;
 		case OPT_SUMMARY_JSON:
@@ -142,13 +157,16 @@ static int parse_args(int argc, char **argv, struct repro_options *o,
 			break;
 		case OPT_SAVE_REGRESSION:
 			if (!*arg || strpbrk(arg, "/ \t\n")) {
-				snprintf(err, errlen, "--save-regression wants a plain name, not '%.60s'", arg);
+				snprintf(err, errlen, "--save-regression wants a plain name, not '%s'",
+					 DPM_ESC(arg));
 				return -1;
 			}
 			o->save_regression = arg;
 			modes++;
 			break;
 		case OPT_REGRESSION_DIR:
+			if (cli_path("--regression-dir", arg, err, errlen))
+				return -1;
 			o->regression_dir = arg;
 			break;
 		case OPT_LIST_VARIANTS:
@@ -165,8 +183,8 @@ static int parse_args(int argc, char **argv, struct repro_options *o,
 		return -1;
 	}
 	if (optind < argc - 1) {
-		snprintf(err, errlen, "one file at a time ('%.200s' and '%.200s')",
-			 argv[optind], argv[optind + 1]);
+		snprintf(err, errlen, "one file at a time ('%s' and '%s')",
+			 DPM_ESC(argv[optind]), DPM_ESC(argv[optind + 1]));
 		return -1;
 	}
 	o->file = optind < argc ? argv[optind] : NULL;
@@ -310,6 +328,8 @@ static int summary_json(struct scenario *s, const struct run_opts *o)
 		lo.log = true;
 		dpm_run(s, &lo, &r);
 	}
+	if (r.interrupted)
+		return 0;
 	for (int p = 0; p < NR_PHASES; p++) {
 		if (pm_phase_is_suspend(p))
 			sus += r.phase_ns[p];
@@ -362,10 +382,13 @@ static int save_regression(struct scenario *s, const struct run_opts *o,
 			   size_t errlen)
 {
 	static struct run_result r;
+	static const char guards[] = "# Guards: (say which knob and docs/findings.md entry)\n";
 	char path[4096];
-	int e = 0;
+	int rc;
 
 	dpm_run(s, o, &r);
+	if (r.interrupted)
+		return 0;	/* nothing to save: main() says why */
 	if (ro->regression_dir)
 		snprintf(path, sizeof(path), "%.2000s/%.200s.scenario",
 			 ro->regression_dir, ro->save_regression);
@@ -373,23 +396,17 @@ static int save_regression(struct scenario *s, const struct run_opts *o,
 		snprintf(path, sizeof(path), "corpus/regressions/%s/%.200s.scenario",
 			 o->variant->name, ro->save_regression);
 	char *t = text_with_header(s, o, r.violated ? inv_name(r.id) : "clean");
-	FILE *f = fopen(path, "wx");
+	size_t n = strlen(t);
+	char *all = dpm_xrealloc(NULL, sizeof(guards) + n, 1);
 
-	if (!f)
-		e = errno;
-	else {
-		/* Close it whether the write failed or not. */
-		bool bad = fprintf(f, "# Guards: (say which knob and docs/findings.md entry)\n%s", t) < 0;
-
-		if (fclose(f) || bad)
-			e = errno ? errno : EIO;
-	}
+	memcpy(all, guards, sizeof(guards) - 1);
+	memcpy(all + sizeof(guards) - 1, t, n + 1);
+	/* Never over an existing regression. */
+	rc = cli_write_file(path, all, strlen(all), true, err, errlen);
+	free(all);
 	free(t);
-	if (e) {
-		snprintf(err, errlen, "cannot %s %.900s: %s", f ? "write" : "create", path,
-			 e == EEXIST ? "it exists already" : strerror(e));
+	if (rc)
 		return -1;
-	}
 	printf("dpmrepro: wrote %s (expect %s)\n", path,
 	       r.violated ? inv_name(r.id) : "clean");
 	return 0;
@@ -401,15 +418,11 @@ static int encode(const struct scenario *s, const char *path, char *err,
 	size_t n;
 	bool lossy;
 	uint8_t *b = scenario_encode(s, &n, &lossy);
-	FILE *f = fopen(path, "wb");
-	bool bad = !f || fwrite(b, 1, n, f) != n;
+	int rc = cli_write_file(path, b, n, false, err, errlen);
 
-	bad |= f && fclose(f) != 0;
 	free(b);
-	if (bad) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	if (rc)
 		return -1;
-	}
 	fprintf(stderr, "dpmrepro: wrote %zu bytes%s\n", n,
 		lossy ? " (some settings do not fit the byte format and were rounded)" : "");
 	return 0;
@@ -423,17 +436,20 @@ static int check_regression(struct scenario *s, const struct run_opts *o,
 	const char *path = ro->file;
 
 	if (!s->expect[0]) {
-		snprintf(err, errlen, "%s: a regression needs an 'expect' line", path);
+		snprintf(err, errlen, "%s: a regression needs an 'expect' line",
+			 DPM_ESC(path));
 		return -1;
 	}
 	bool want_clean = !strcmp(s->expect, "clean");
 
 	if (!want_clean && inv_parse(s->expect) < 0) {
 		snprintf(err, errlen, "%s: expect '%s' is neither 'clean' nor an invariant ID",
-			 path, s->expect);
+			 DPM_ESC(path), DPM_ESC(s->expect));
 		return -1;
 	}
 	dpm_run(s, o, &r);
+	if (r.interrupted)
+		return 0;
 	const char *got = r.violated ? inv_name(r.id) : "clean";
 
 	/* --schedules: the finding holds if the file's schedule or one of N
@@ -442,6 +458,8 @@ static int check_regression(struct scenario *s, const struct run_opts *o,
 		long k = dpm_schedule_search(s, o, ro->schedules,
 					     inv_parse(s->expect), &r);
 
+		if (r.interrupted)
+			return 0;
 		if (k > 0) {
 			printf("%s: schedule %ld of the search shows %s\n",
 			       path, k, s->expect);
@@ -472,6 +490,8 @@ static int check_regression(struct scenario *s, const struct run_opts *o,
 		return 0;
 	}
 	dpm_run(s, &all, &r);
+	if (r.interrupted)
+		return 0;
 	if (r.violated) {
 		printf("%s: with every fix on, expected clean, got %s\n",
 		       path, inv_name(r.id));
@@ -482,11 +502,16 @@ static int check_regression(struct scenario *s, const struct run_opts *o,
 	return 0;
 }
 
+/* --minimize printed the smallest scenario it had when interrupted. */
+static bool minimize_partial;
+
 static int minimize(struct scenario *s, const struct run_opts *o)
 {
 	static struct run_result r;
 
 	dpm_run(s, o, &r);
+	if (r.interrupted)
+		return 0;
 	if (!r.violated) {
 		printf("dpmrepro: no violation to minimize\n");
 		return 0;
@@ -495,8 +520,11 @@ static int minimize(struct scenario *s, const struct run_opts *o)
 	long runs = dpm_minimize(s, o, r.id);
 	char *t = text_with_header(s, o, inv_name(r.id));
 
-	printf("# minimized from %d to %d devices in %ld runs; still %s\n%s",
-	       before, s->ndev, runs, inv_name(r.id), t);
+	/* Interrupted: the smallest so far, which still fails. */
+	minimize_partial = dpm_interrupted();
+	printf("# minimized from %d to %d devices in %ld runs%s; still %s\n%s",
+	       before, s->ndev, runs, dpm_interrupted() ? " (interrupted)" : "",
+	       inv_name(r.id), t);
 	free(t);
 	return 1;
 }
@@ -511,6 +539,8 @@ static int report(struct scenario *s, const struct run_opts *o,
 		int want = dpm_expected(s);
 		long k = dpm_schedule_search(s, o, ro->schedules, want, &r);
 
+		if (r.interrupted)
+			return 0;
 		if (k < 0) {
 			if (want < 0)
 				printf("dpmrepro: no violation in %ld schedules\n",
@@ -528,20 +558,20 @@ static int report(struct scenario *s, const struct run_opts *o,
 	/* The report's replay recorded the events the exporters use. */
 	const char *outs[2] = { ro->trace_json, ro->html };
 
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 2 && !r.interrupted; k++) {
+		struct cli_out out;
+
 		if (!outs[k])
 			continue;
-		FILE *f = fopen(outs[k], "w");
-		int rc = f ? (k ? export_html(s, &r, f) :
-			      export_trace_json(s, f)) : -1;
-
-		if (f && fclose(f))
-			rc = -1;
-		if (rc) {
-			snprintf(err, errlen, "cannot write %s: %s", outs[k],
-				 strerror(errno));
+		if (!cli_out_open(&out, outs[k], false, err, errlen))
 			return -1;
-		}
+		/* A write error stays in the stream: the commit says it. */
+		if (k)
+			export_html(s, &r, out.f);
+		else
+			export_trace_json(s, out.f);
+		if (cli_out_commit(&out, err, errlen))
+			return -1;
 	}
 	return v ? 1 : 0;
 }
@@ -595,7 +625,8 @@ static int replay_file(const struct repro_options *ro, char *err, size_t errlen)
 	return rc;
 }
 
-int main(int argc, char **argv)
+/* What main() does; its result is main()'s, less the end (cli_finish()). */
+static int run_main(int argc, char **argv)
 {
 	struct repro_options ro;
 	char err[1024];
@@ -614,15 +645,32 @@ int main(int argc, char **argv)
 			knobs_list(v, stdout);
 			return 0;
 		}
-		snprintf(err, sizeof(err), "no variant '%.100s' (variants: %s)",
-			 ro.variant, variant_names());
+		snprintf(err, sizeof(err), "no variant '%s' (variants: %s)",
+			 DPM_ESC(ro.variant), variant_names());
 		rc = -1;
 	}
 	if (rc == 0)
 		rc = replay_file(&ro, err, sizeof(err));
 	if (rc < 0) {
-		fprintf(stderr, "dpmrepro: %s\n", err);
+		cli_say(program.name, "%s", err);
 		return 2;
 	}
+	if (cli_interrupt_status()) {
+		/* What it has went to stdout already (--minimize: the
+		 * smallest scenario so far). */
+		fflush(stdout);
+		cli_say(program.name, "interrupted by %s%s",
+			cli_signal_name(dpm_interrupted()),
+			minimize_partial ? ": --minimize stopped; the smallest scenario so far, which still fails, is above" :
+			ro.schedules ? ": the schedule search stopped" :
+			": the run stopped");
+		return cli_interrupt_status();
+	}
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	cli_catch_signals(program.name, CLI_SIG_STOP);
+	return cli_finish(program.name, run_main(argc, argv));
 }

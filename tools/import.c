@@ -24,10 +24,12 @@
  *
  * PHASE=Nus is the sum of a device's callbacks in the phase (capped at
  * the text format's 100 s); err= keeps the first non-zero return of the
- * phase when the format can hold it (-1..-4095).  Bad input is an
+ * phase when the format can hold it (-1..-4095), but a prepare
+ * callback's -EAGAIN (a retry).  Bad input is an
  * error, never an exit: die() puts one line in the caller's buffer and
  * jumps back here, where everything the import holds is freed.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -292,7 +294,13 @@ static void gather(int cy)
 			}
 			held.ncb[k->phase]++;
 			held.dur[cell] = sat_add(held.dur[cell], k->dur_us);
-			if (k->err && !held.err[cell])
+			/* A prepare callback's -EAGAIN is not its result:
+			 * dpm_prepare() calls it again (the log shows the
+			 * retries); a scenario cannot hold it, as it would
+			 * retry forever. */
+			if (k->err && !held.err[cell] &&
+			    !(k->phase == PH_PREPARE && (k->err == -EAGAIN ||
+							 k->err == EAGAIN)))
 				held.err[cell] = k->err < 0 ? k->err : -k->err;
 		}
 	}

@@ -26,6 +26,7 @@
 #include "../util/xalloc.h"
 
 const struct dpm_engine *dpm_eng = &det_engine;
+int dpm_interrupt;
 void (*dpm_order_hook)(enum order_event ev, uint32_t a, uint32_t b);
 
 enum tstate { T_UNSTARTED, T_RUNNABLE, T_RUNNING, T_BLOCKED, T_SLEEPING,
@@ -246,6 +247,10 @@ static bool count_step(void)
 {
 	if (++stats.steps > step_limit) {
 		finish(DET_STEP_LIMIT);
+		return false;
+	}
+	if (dpm_interrupted()) {
+		finish(DET_INTERRUPTED);
 		return false;
 	}
 	return true;

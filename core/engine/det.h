@@ -24,6 +24,7 @@ enum det_outcome {
 	DET_DEADLOCK,		/* tasks left, none can ever run */
 	DET_STEP_LIMIT,		/* the step limit was hit: livelock */
 	DET_STOPPED,		/* a task called stop() */
+	DET_INTERRUPTED,	/* dpm_interrupt was set (engine.h): abandoned */
 };
 
 struct det_stats {

@@ -89,6 +89,21 @@ extern const struct dpm_engine *dpm_eng;
 /* Optional observer of ordering events; NULL when nobody listens. */
 extern void (*dpm_order_hook)(enum order_event ev, uint32_t a, uint32_t b);
 
+/*
+ * A request to stop: the number of the signal (SIGINT, SIGTERM) that
+ * asked, else 0.  A program's signal handler sets it (tools/cli.h,
+ * cli_catch_signals()), with an atomic store, the one thing it does;
+ * the det engine ends its run at the next scheduling point
+ * (DET_INTERRUPTED), the threads engine's host thread looks every
+ * THREADS_POLL_MS, and the programs at their own safe points.
+ */
+extern int dpm_interrupt;
+
+static inline int dpm_interrupted(void)
+{
+	return __atomic_load_n(&dpm_interrupt, __ATOMIC_RELAXED);
+}
+
 static inline void eng_lock(struct eng_lock *l)
 {
 	if (dpm_eng->concurrent)

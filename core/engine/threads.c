@@ -339,6 +339,17 @@ static void watchdog_fire(void)
 	_exit(DPM_EXIT_LIVENESS);
 }
 
+/* Stop asked for while tasks run: they cannot be unwound, so the
+ * process ends. */
+static __attribute__((noreturn)) void interrupted(int sig)
+{
+	if (cfg.on_interrupt)
+		cfg.on_interrupt(sig);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(128 + sig);
+}
+
 /* For the wait-for report: what blocked task i waits on. */
 int threads_unfinished(struct det_task_info *out, int max)
 {
@@ -397,11 +408,17 @@ enum det_outcome threads_run(void (*fn)(void *), void *arg,
 	pthread_mutex_lock(&pool_mtx);
 	while (live) {
 		struct timespec w;
+		int sig = dpm_interrupted();
 
-		/* Look again in 5 ms: tasks may be queued and every running
-		 * one blocked by then (nothing signals that). */
+		if (sig) {
+			pthread_mutex_unlock(&pool_mtx);
+			interrupted(sig);
+		}
+		/* Look again in THREADS_POLL_MS: tasks may be queued and
+		 * every running one blocked by then (nothing signals that),
+		 * and a signal may ask to stop. */
 		clock_gettime(CLOCK_REALTIME, &w);
-		w.tv_nsec += 5000000L;
+		w.tv_nsec += THREADS_POLL_MS * 1000000L;
 		if (w.tv_nsec >= 1000000000L) {
 			w.tv_sec++;
 			w.tv_nsec -= 1000000000L;

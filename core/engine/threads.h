@@ -26,11 +26,19 @@ struct threads_config {
 	 * violation found by the oracle. */
 	void (*on_watchdog)(void);
 	void (*on_violation)(void);
+	/* Called, from the host thread, when dpm_interrupt is set (engine.h)
+	 * while tasks run: it must end the process (the tasks' threads
+	 * cannot be unwound); NULL: exit 128 + the signal's number. */
+	void (*on_interrupt)(int sig) __attribute__((noreturn));
 };
+
+/* How often the host thread looks whether every running task is blocked
+ * while others wait, and at dpm_interrupt, while a run goes on. */
+#define THREADS_POLL_MS 5
 
 /* Run fn(arg) as the first task until every task has finished.  A run
  * past its deadline never returns: the watchdog reports and exits with
- * DPM_EXIT_LIVENESS. */
+ * DPM_EXIT_LIVENESS; nor does an interrupted one (on_interrupt). */
 enum det_outcome threads_run(void (*fn)(void *), void *arg,
 			     const struct threads_config *cfg,
 			     struct det_stats *st);

@@ -136,12 +136,15 @@ static bool still_fails(struct scenario *s, const struct run_opts *o,
 	static struct run_result r;
 	struct run_opts q = *o;
 
+	/* Asked to stop: no candidate is kept, so the passes end. */
+	if (dpm_interrupted())
+		return false;
 	q.log = false;
 	runs++;
 	dpm_run(s, &q, &r);
 	if (r.violated && r.id == id)
 		return true;
-	if (!research)
+	if (!research || r.interrupted)
 		return false;
 	if (guided(s, o, id))
 		return true;
@@ -273,7 +276,7 @@ static bool pass(struct scenario *s, const struct run_opts *o, enum inv id)
 {
 	bool changed = false;
 
-	for (int k = s->ndev - 1; k >= 0; k--) {
+	for (int k = s->ndev - 1; k >= 0 && !dpm_interrupted(); k--) {
 		struct scenario c = clone(s);
 
 		if (drop_device(&c, k))
@@ -281,7 +284,7 @@ static bool pass(struct scenario *s, const struct run_opts *o, enum inv id)
 		else
 			scenario_free(&c);
 	}
-	for (int a = s->nact - 1; a >= 0; a--) {
+	for (int a = s->nact - 1; a >= 0 && !dpm_interrupted(); a--) {
 		struct scenario c = clone(s);
 
 		memmove(&c.act[a], &c.act[a + 1],
@@ -313,7 +316,7 @@ static bool pass(struct scenario *s, const struct run_opts *o, enum inv id)
 	/* Schedule bytes: halves, then single bytes from the end. */
 	research = false;
 	for (size_t chunk = s->nsched / 2; chunk >= 1; chunk /= 2) {
-		for (size_t at = 0; at + chunk <= s->nsched;) {
+		for (size_t at = 0; at + chunk <= s->nsched && !dpm_interrupted();) {
 			struct scenario c = clone(s);
 
 			memmove(c.sched + at, c.sched + at + chunk,
@@ -329,7 +332,7 @@ static bool pass(struct scenario *s, const struct run_opts *o, enum inv id)
 	}
 	research = true;
 	record_guide(s, o);
-	for (int i = 0; i < s->ndev; i++) {
+	for (int i = 0; i < s->ndev && !dpm_interrupted(); i++) {
 		for (int p = 0; p < NR_PHASES; p++) {
 			struct dev_behaviour *b = &s->dev[i].beh;
 

@@ -12,6 +12,7 @@
 #include "replay.h"
 #include "xorshift.h"
 #include "scenario/limits.h"
+#include "util/esc.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -23,9 +24,7 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
-	for (char *c = err; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
+	dpm_one_line(err, errlen);
 	return -1;
 }
 
@@ -40,12 +39,15 @@ int dpm_read_file(const char *path, const char *what, char **buf, size_t *len,
 	*buf = NULL;
 	*len = 0;
 	if (stat(path, &st))
-		return fail(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return fail(err, errlen, "cannot read %s: %s", DPM_ESC(path),
+			    strerror(errno));
 	if (S_ISDIR(st.st_mode))
-		return fail(err, errlen, "%s is a directory, not %s", path, what);
+		return fail(err, errlen, "%s is a directory, not %s", DPM_ESC(path),
+			    what);
 	f = fopen(path, "rb");
 	if (!f)
-		return fail(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return fail(err, errlen, "cannot read %s: %s", DPM_ESC(path),
+			    strerror(errno));
 	b = malloc(cap + 1);
 	while (b && (r = fread(b + n, 1, cap - n, f)) > 0) {
 		n += r;
@@ -54,8 +56,8 @@ int dpm_read_file(const char *path, const char *what, char **buf, size_t *len,
 		if (cap >= DPM_FILE_MAX) {
 			fclose(f);
 			free(b);
-			return fail(err, errlen, "%s: larger than %lu MiB", path,
-				    DPM_FILE_MAX >> 20);
+			return fail(err, errlen, "%s: larger than %lu MiB",
+				    DPM_ESC(path), DPM_FILE_MAX >> 20);
 		}
 		cap *= 2;
 		nb = realloc(b, cap + 1);
@@ -66,7 +68,7 @@ int dpm_read_file(const char *path, const char *what, char **buf, size_t *len,
 	if (!b || ferror(f)) {
 		fclose(f);
 		free(b);
-		return fail(err, errlen, "cannot read %s: %s", path,
+		return fail(err, errlen, "cannot read %s: %s", DPM_ESC(path),
 			    b ? "read error" : "out of memory");
 	}
 	fclose(f);
@@ -145,7 +147,7 @@ int dpm_load_file(const char *path, const struct scn_limits *lim, bool bytes,
 	rc = dpm_load(buf, len, lim, bytes, s, text, why, sizeof(why));
 	free(buf);
 	if (rc)
-		return fail(err, errlen, "%s: %s", path, why);
+		return fail(err, errlen, "%s: %s", DPM_ESC(path), why);
 	return 0;
 }
 
@@ -158,11 +160,11 @@ int dpm_pick(const struct scenario *s, const char *variant, const char *fix,
 	size_t bl;
 
 	if (!v)
-		return fail(err, errlen, "no variant '%s' (variants: %s)", name,
-			    variant_names());
+		return fail(err, errlen, "no variant '%s' (variants: %s)",
+			    DPM_ESC(name), variant_names());
 	if (knobs_parse(v, fix ? fix : s->fixes, &o->fixes, &bad, &bl) < 0)
-		return fail(err, errlen, "no knob '%.*s' in variant %s",
-			    (int)(bl < 100 ? bl : 100), bad, v->name);
+		return fail(err, errlen, "no knob '%s' in variant %s",
+			    DPM_ESCN(bad, bl), v->name);
 	o->variant = v;
 	return 0;
 }
@@ -193,7 +195,7 @@ long dpm_schedule_search(struct scenario *s, const struct run_opts *o, long max,
 	dpm_run(s, o, r);
 	if (shows(r, want))
 		return 0;
-	for (long k = 1; k <= max; k++) {
+	for (long k = 1; k <= max && !r->interrupted; k++) {
 		size_t n = 8 + next_byte(&xs) % 64;
 
 		s->sched = dpm_xrealloc(s->sched, n, 1);

@@ -61,7 +61,8 @@ int dpm_pick(const struct scenario *s, const char *variant, const char *fix,
  * (random schedule bytes from a fixed seed, the same sequence every
  * time) until a run shows want (an enum inv; -1: any violation).  Returns
  * the schedule that did (0: s's own, k: the search's k-th) with s->sched
- * set to it and its result in *r, or -1.  So "dpmrepro --schedules K" on
+ * set to it and its result in *r, or -1 (r->interrupted: the search
+ * stopped there, dpm_interrupt being set).  So "dpmrepro --schedules K" on
  * the same file and model shows it again, exactly.
  */
 long dpm_schedule_search(struct scenario *s, const struct run_opts *o, long max,

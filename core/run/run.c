@@ -610,6 +610,8 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 		if (rec)
 			record_at(cr->viol_ns, cr->viol_tid, TEV_VIOLATION, -1,
 				  -1, cr->id);
+	} else if (out == DET_INTERRUPTED) {
+		r->interrupted = true;
 	} else if (out == DET_DEADLOCK || out == DET_STEP_LIMIT) {
 		report_liveness(out);
 		if (rec)
@@ -634,6 +636,12 @@ bool dpm_report(const struct scenario *s, const struct run_opts *o,
 
 	lo.log = true;
 	dpm_run(s, &lo, r);
+	if (r->interrupted && !r->violated) {
+		if (result)
+			*result = *r;
+		free(r);
+		return false;
+	}
 	knobs_format(o->variant, o->fixes, fixes, sizeof(fixes));
 	if (r->violated)
 		fprintf(out, "dpmfuzz: VIOLATION %s: %s\n", inv_name(r->id),

@@ -55,6 +55,9 @@ struct run_opts {
 
 struct run_result {
 	bool violated;
+	/* dpm_interrupt (engine.h) ended the run before its end: its
+	 * result says nothing (but a violation found before). */
+	bool interrupted;
 	enum inv id;
 	char msg[RUN_MSG_MAX];	/* the violation, for LIVENESS the wait-for list */
 	int errors[RUN_ERRORS_KEPT];	/* what each of the first cycles reported */
@@ -80,7 +83,8 @@ void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
  *   dpmfuzz: VIOLATION <ID>: <what>
  * then the scenario as text and the tail of the run log (at most
  * tail_lines lines; 0 = all).  Deterministic: the same input gives the
- * same bytes.  Returns whether the replay showed the violation again;
+ * same bytes.  An interrupted replay prints nothing.  Returns whether the
+ * replay showed the violation again;
  * the replay's result goes to *result unless it is NULL, and its events
  * stay available to the exporters (run_events()).
  */
@@ -91,7 +95,8 @@ bool dpm_report(const struct scenario *s, const struct run_opts *o,
  * Scenario-level delta debugging: drop devices (leaves first), actions,
  * side actions, errors, cycles, schedule bytes; shorten durations; keep
  * every change after which the same invariant still fires.  s is changed
- * in place; returns the number of runs it took.
+ * in place; returns the number of runs it took.  When dpm_interrupt is
+ * set (engine.h) it stops, s being the smallest so far (still failing).
  */
 long dpm_minimize(struct scenario *s, const struct run_opts *o, enum inv id);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scenario.h"
+#include "../util/esc.h"
 #include "../util/xalloc.h"
 
 /* ---- a growable string ---- */
@@ -253,6 +254,7 @@ static int perr(struct parser *ps, const char *fmt, ...)
 	if (n >= 0 && (size_t)n < ps->errlen)
 		vsnprintf(ps->err + n, ps->errlen - n, fmt, ap);
 	va_end(ap);
+	dpm_one_line(ps->err, ps->errlen);
 	return -1;
 }
 
@@ -332,13 +334,13 @@ static int parse_u64(struct parser *ps, struct tok t, const char *suffix,
 
 	for (size_t i = 0; i < t.n - sl; i++) {
 		if (!isdigit((unsigned char)t.s[i]))
-			return perr(ps, "%s: '%.*s' is not a number", what,
-				    (int)t.n, t.s);
+			return perr(ps, "%s: '%s' is not a number", what,
+				    DPM_ESCN(t.s, t.n));
 		uint64_t dg = (uint64_t)(t.s[i] - '0');
 
 		if (v > max / 10 || (v == max / 10 && dg > max % 10))
-			return perr(ps, "%s: %.*s is larger than %llu", what,
-				    (int)t.n, t.s, (unsigned long long)max);
+			return perr(ps, "%s: %s is larger than %llu", what,
+				    DPM_ESCN(t.s, t.n), (unsigned long long)max);
 		v = v * 10 + dg;
 	}
 	*out = v;
@@ -358,8 +360,7 @@ static int dev_of(struct parser *ps, struct tok t)
 	int k = name_find(ps, t.s, t.n);
 
 	if (k < 0)
-		perr(ps, "no device named '%.*s' before this line", (int)t.n,
-		     t.s);
+		perr(ps, "no device named '%s' before this line", DPM_ESCN(t.s, t.n));
 	return k;
 }
 
@@ -393,7 +394,7 @@ static int parse_set(struct parser *ps, struct tok v, const char *const *names,
 		for (i = 0; i < n && !tok_is(a, names[i]); i++)
 			;
 		if (i == n)
-			return perr(ps, "%s: unknown '%.*s'", what, (int)a.n, a.s);
+			return perr(ps, "%s: unknown '%s'", what, DPM_ESCN(a.s, a.n));
 		*mask |= 1u << i;
 		v = rest;
 	}
@@ -444,7 +445,7 @@ static int parse_kernel_attr(struct parser *ps, struct scn_device *d,
 		for (l = 0; l < NR_LEVELS && !tok_is(a, scn_level_name(l)); l++)
 			;
 		if (l == NR_LEVELS)
-			return perr(ps, "level: unknown level '%.*s'", (int)a.n, a.s);
+			return perr(ps, "level: unknown level '%s'", DPM_ESCN(a.s, a.n));
 		k->level = l;
 		k->level_cbs = SCN_ALL_PHASES;
 		if (b.s && b.n && parse_phases(ps, b, &k->level_cbs, "level") < 0)
@@ -475,8 +476,8 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 		if (!scenario_name_char_ok((unsigned char)tk[1].s[i]))
 			return perr(ps, "device name has a character that is not allowed");
 	if (name_find(ps, tk[1].s, tk[1].n) >= 0)
-		return perr(ps, "device '%.*s' is declared twice",
-			    (int)tk[1].n, tk[1].s);
+		return perr(ps, "device '%s' is declared twice",
+			    DPM_ESCN(tk[1].s, tk[1].n));
 	DPM_ARRAY_RESERVE(s->dev, s->ndev, ps->dev_cap);
 	struct scn_device *d = &s->dev[s->ndev];
 
@@ -504,8 +505,8 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 			continue;
 		}
 		if (!split(tk[i], '=', &k, &v))
-			return perr(ps, "device: unknown word '%.*s'",
-				    (int)tk[i].n, tk[i].s);
+			return perr(ps, "device: unknown word '%s'",
+				    DPM_ESCN(tk[i].s, tk[i].n));
 		if (tok_is(k, "parent")) {
 			int p = dev_of(ps, v);
 
@@ -546,8 +547,8 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 					    SCN_SUP_MAX);
 			for (int j = 0; j < d->nsup; j++)
 				if (d->sup[j] == p)
-					return perr(ps, "supplier: '%.*s' named twice",
-						    (int)v.n, v.s);
+					return perr(ps, "supplier: '%s' named twice",
+						    DPM_ESCN(v.s, v.n));
 			d->sup[d->nsup++] = p;
 		} else if (tok_is(k, "remove") || tok_is(k, "pm-wait") ||
 			   tok_is(k, "release-unregisters")) {
@@ -580,8 +581,8 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 			uint64_t us;
 
 			if (ph < 0)
-				return perr(ps, "device: unknown setting '%.*s'",
-					    (int)k.n, k.s);
+				return perr(ps, "device: unknown setting '%s'",
+					    DPM_ESCN(k.s, k.n));
 			if (parse_u64(ps, v, "us", SCN_DUR_MAX_US, &us, "duration") < 0)
 				return -1;
 			d->beh.dur_us[ph] = (unsigned int)us;
@@ -643,8 +644,7 @@ static int parse_action(struct parser *ps, struct tok *tk, int nt)
 	else if (tok_is(tk[1], "async"))
 		a.kind = ACT_ASYNC_ATTR;
 	else
-		return perr(ps, "action: unknown kind '%.*s'", (int)tk[1].n,
-			    tk[1].s);
+		return perr(ps, "action: unknown kind '%s'", DPM_ESCN(tk[1].s, tk[1].n));
 	a.dev = dev_of(ps, tk[2]);
 	if (a.dev < 0)
 		return -1;
@@ -679,7 +679,7 @@ static int parse_schedule(struct parser *ps, struct tok *tk, int nt)
 
 			if (!isxdigit((unsigned char)hx[0]) ||
 			    !isxdigit((unsigned char)hx[1]))
-				return perr(ps, "schedule: '%s' is not hex", hx);
+				return perr(ps, "schedule: '%s' is not hex", DPM_ESC(hx));
 			DPM_ARRAY_PUSH(s->sched, s->nsched, ps->sched_cap,
 				       (uint8_t)strtol(hx, NULL, 16));
 		}
@@ -706,7 +706,7 @@ static int parse_setting(struct parser *ps, struct tok *tk, int nt)
 	uint64_t v;
 
 	if (nt != 2)
-		return perr(ps, "'%.*s' takes one value", (int)tk[0].n, tk[0].s);
+		return perr(ps, "'%s' takes one value", DPM_ESCN(tk[0].s, tk[0].n));
 	if (tok_is(tk[0], "variant"))
 		return parse_word(ps, tk[1], s->variant, sizeof(s->variant),
 				  "variant");
@@ -765,7 +765,7 @@ static int parse_setting(struct parser *ps, struct tok *tk, int nt)
 		s->worker_limit = (unsigned int)v;
 		return 0;
 	}
-	return perr(ps, "unknown statement '%.*s'", (int)tk[0].n, tk[0].s);
+	return perr(ps, "unknown statement '%s'", DPM_ESCN(tk[0].s, tk[0].n));
 }
 
 /* Split a line into words; a word starting with '"' runs to the closing
@@ -869,7 +869,7 @@ int scenario_parse(const char *text, size_t len, struct scenario *s,
 		ps.line = pd->line;
 		if (t < 0) {
 			rc = perr(&ps, "%s: no device named '%s'",
-				  pend_names[pd->what], pd->name);
+				  pend_names[pd->what], DPM_ESC(pd->name));
 			goto out;
 		}
 		if (pd->what == PEND_WAIT)
