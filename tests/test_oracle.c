@@ -816,6 +816,32 @@ static void test_wakeup_stats_rules(void)
 	EXPECT_CONTAINS(oracle_result()->msg, "no callback of it failed");
 	EXPECT_EQ(JUDGE(failed_other_phase, true), INV_STATS);
 	EXPECT_EQ(JUDGE(failed_unknown, true), INV_STATS);
+	/* SKIP: a smart-suspend device whose late suspend was skipped and
+	 * which the aborted noirq phase took in hand without suspending it
+	 * stays in suspend through a plain early resume. */
+	flags[G] = PMF_SMART_SUSPEND;
+#define NOIRQ_ABORT \
+	{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND), \
+	CB(X, PH_SUSPEND), { PEND, 0, PH_SUSPEND }, \
+	{ PBEGIN, 0, PH_SUSPEND_LATE }, \
+	SK(G, PH_SUSPEND_LATE, SKIP_RUNTIME_SUSPENDED), \
+	CB(X, PH_SUSPEND_LATE), { PEND, 0, PH_SUSPEND_LATE }, \
+	{ PBEGIN, 0, PH_SUSPEND_NOIRQ }, { START, X, PH_SUSPEND_NOIRQ }, \
+	{ END_ERR, X, PH_SUSPEND_NOIRQ }, \
+	SK(G, PH_SUSPEND_NOIRQ, SKIP_ABORTING), { PEND, 0, PH_SUSPEND_NOIRQ }, \
+	{ PBEGIN, 0, PH_RESUME_NOIRQ }, { PEND, 0, PH_RESUME_NOIRQ }, \
+	{ PBEGIN, 0, PH_RESUME_EARLY }
+	static const struct ev early_kept[] = {
+		NOIRQ_ABORT, SK(G, PH_RESUME_EARLY, SKIP_RUNTIME_SUSPENDED),
+	};
+	static const struct ev early_ran[] = {
+		NOIRQ_ABORT, { START, G, PH_RESUME_EARLY },
+	};
+#undef NOIRQ_ABORT
+	EXPECT_EQ(JUDGE(early_kept, true), -1);
+	EXPECT_EQ(JUDGE(early_ran, true), INV_SKIP);
+	EXPECT_CONTAINS(oracle_result()->msg, "leaves it in suspend");
+	flags[G] = 0;
 	modern_cfg.ndev = 0;
 }
 

@@ -57,6 +57,10 @@ struct dstate {
 	bool kept_aborted;	/* so in resume_early, late-suspended only,
 				 * after an aborted suspend (KV-2) */
 	bool kept_thaw;		/* left in suspend by a thaw (KV-9) */
+	bool stays_early;	/* must stay in suspend through a plain
+				 * early resume: smart suspend skipped its
+				 * late suspend, and the noirq phase took it
+				 * in hand but skipped it, aborting */
 	int pos;		/* its place on dpm_list */
 	bool freed;
 	bool prepared;
@@ -252,6 +256,7 @@ static void do_check_transition_begin(void)
 		st[i].kept = false;
 		st[i].kept_aborted = false;
 		st[i].kept_thaw = false;
+		st[i].stays_early = false;
 	}
 }
 
@@ -549,6 +554,11 @@ static void do_check_callback_start(int dev, enum pm_phase p, long long facts)
 				   phase_forward(p) ? "forward" : "reverse");
 		last_pos[p] = dev;
 	}
+	if (p == PH_RESUME_EARLY && s->stays_early &&
+	    resume_kind() == RESUME_PLAIN)
+		check_fail(INV_SKIP,
+			   "the resume_early callback of '%s' ran, but its late suspend was skipped (smart suspend) and the aborted noirq phase did not suspend it, so its early resume leaves it in suspend",
+			   nm(dev));
 	if (p == PH_COMPLETE && !s->prepared)
 		check_fail(INV_ROLLBACK,
 			   "complete callback of '%s', which was not prepared",
@@ -834,9 +844,18 @@ static void do_check_skip(int dev, enum pm_phase p, int why)
 			skip_suspend_rpm(dev, p);
 			return;
 		case SKIP_ABORTING:
-			if (suspend_failed || wakeup_abort)
-				return;
-			break;
+			if (!(suspend_failed || wakeup_abort))
+				break;
+			/* device_resume_noirq() clears must_resume of a device
+			 * the noirq phase did not suspend when
+			 * dev_pm_skip_suspend(): its early resume leaves it in
+			 * suspend (5.8 and later). */
+			if (p == PH_SUSPEND_NOIRQ && s->rpm_off && !s->dc &&
+			    s->lvl == 2 && cfg.dpm_flags &&
+			    cfg.dpm_flags[dev] & PMF_SMART_SUSPEND &&
+			    !cfg.left_skips_resume)
+				s->stays_early = true;
+			return;
 		default:
 			break;
 		}
