@@ -21,14 +21,16 @@ static int parent[4] = { -1, P, C, -1 };
 
 /* One oracle event: device, phase, kind. */
 enum ek { START, END_OK, END_ERR, GONE, PBEGIN, PEND, TBEGIN, TEND_OK, TEND_ERR,
-	  DC, DR, HANDLED, SKIP, WAKE, TEND_BUSY, ADDED, POS, PBEGIN_AS };
+	  DC, DR, HANDLED, SKIP, WAKE, TEND_BUSY, ADDED, POS, PBEGIN_AS,
+	  STARTF, FAILED };
 
 struct ev {
 	enum ek k;
 	int dev;
 	enum pm_phase ph;
 	int a;			/* SKIP: enum pm_skip; POS: the position;
-				 * PBEGIN_AS: 1 + enum pm_resume_kind */
+				 * PBEGIN_AS: 1 + enum pm_resume_kind;
+				 * STARTF: EV_FACT_* */
 };
 
 static const struct ev *evs;
@@ -69,6 +71,19 @@ static void feed(void *arg)
 		}
 		case PBEGIN_AS: {
 			struct dpm_event ev = { EV_PHASE_BEGIN, -1, e->ph, 0, e->a };
+
+			dpm_publish(&ev);
+			break;
+		}
+		case STARTF: {
+			struct dpm_event ev = { EV_CB_START, e->dev, e->ph, 0, e->a };
+
+			dpm_publish(&ev);
+			break;
+		}
+		case FAILED: {
+			struct dpm_event ev = { EV_FAILED_DEV, e->dev, e->ph, 0, 0,
+						0, e->dev >= 0 ? names[e->dev] : "nobody" };
 
 			dpm_publish(&ev);
 			break;
@@ -731,6 +746,105 @@ static void test_kernel_rules(void)
 	modern_cfg.ndev = 0;
 }
 
+/* WAKEUP and STATS (kernel variants): a device that may wake the system
+ * up takes no direct_complete and has power.wakeup_path set in its late
+ * and noirq suspend callbacks; suspend_stats records a device only in a
+ * phase where a callback of it failed. */
+static void test_wakeup_stats_rules(void)
+{
+	static unsigned int flags[4];
+	static bool exempt[4], syscore[4], late[4], wakeup[4];
+	static const bool rpm[4] = { false, false, true, true };
+	struct oracle_config kcfg = { 4, parent, names, true, false, 0,
+				      NULL, NULL, rpm, NULL, exempt, syscore, late,
+				      flags };
+
+	kcfg.wakeup = wakeup;
+	modern_cfg = kcfg;
+	static const struct ev dc[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_PREPARE }, CB(P, PH_PREPARE),
+		CB(C, PH_PREPARE), CB(G, PH_PREPARE), CB(X, PH_PREPARE),
+		{ PEND, 0, PH_PREPARE }, { PBEGIN, 0, PH_SUSPEND }, { DC, G },
+	};
+	EXPECT_EQ(JUDGE(dc, true), -1);
+	wakeup[G] = true;
+	EXPECT_EQ(JUDGE(dc, true), INV_WAKEUP);
+	EXPECT_CONTAINS(oracle_result()->msg, "may wake the system up");
+	static const struct ev path_clear[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		{ STARTF, G, PH_SUSPEND_LATE, EV_FACT_TOLD },
+	};
+	static const struct ev path_set[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		{ STARTF, G, PH_SUSPEND_LATE, EV_FACT_TOLD | EV_FACT_WAKEUP_PATH },
+		{ END_OK, G, PH_SUSPEND_LATE }, { PEND, 0, PH_SUSPEND_LATE },
+		{ PBEGIN, 0, PH_SUSPEND_NOIRQ },
+		{ STARTF, G, PH_SUSPEND_NOIRQ, EV_FACT_TOLD | EV_FACT_WAKEUP_PATH },
+	};
+	static const struct ev path_untold[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		{ STARTF, G, PH_SUSPEND_LATE, 0 },
+	};
+	EXPECT_EQ(JUDGE(path_clear, true), INV_WAKEUP);
+	EXPECT_CONTAINS(oracle_result()->msg, "wakeup_path clear");
+	EXPECT_EQ(JUDGE(path_set, true), -1);
+	EXPECT_EQ(JUDGE(path_untold, true), -1);
+	wakeup[G] = false;
+	EXPECT_EQ(JUDGE(path_clear, true), -1);
+	/* STATS. */
+	static const struct ev failed_ok[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { START, G, PH_SUSPEND },
+		{ END_ERR, G, PH_SUSPEND }, { FAILED, G, PH_SUSPEND },
+	};
+	static const struct ev failed_none[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		{ FAILED, G, PH_SUSPEND },
+	};
+	static const struct ev failed_other_phase[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { START, G, PH_SUSPEND },
+		{ END_ERR, G, PH_SUSPEND }, { PEND, 0, PH_SUSPEND },
+		{ PBEGIN, 0, PH_RESUME }, { FAILED, G, PH_RESUME },
+	};
+	static const struct ev failed_unknown[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { FAILED, -1, PH_SUSPEND },
+	};
+	EXPECT_EQ(JUDGE(failed_ok, true), -1);
+	EXPECT_EQ(JUDGE(failed_none, true), INV_STATS);
+	EXPECT_CONTAINS(oracle_result()->msg, "no callback of it failed");
+	EXPECT_EQ(JUDGE(failed_other_phase, true), INV_STATS);
+	EXPECT_EQ(JUDGE(failed_unknown, true), INV_STATS);
+	/* SKIP: a smart-suspend device whose late suspend was skipped and
+	 * which the aborted noirq phase took in hand without suspending it
+	 * stays in suspend through a plain early resume. */
+	flags[G] = PMF_SMART_SUSPEND;
+#define NOIRQ_ABORT \
+	{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND), \
+	CB(X, PH_SUSPEND), { PEND, 0, PH_SUSPEND }, \
+	{ PBEGIN, 0, PH_SUSPEND_LATE }, \
+	SK(G, PH_SUSPEND_LATE, SKIP_RUNTIME_SUSPENDED), \
+	CB(X, PH_SUSPEND_LATE), { PEND, 0, PH_SUSPEND_LATE }, \
+	{ PBEGIN, 0, PH_SUSPEND_NOIRQ }, { START, X, PH_SUSPEND_NOIRQ }, \
+	{ END_ERR, X, PH_SUSPEND_NOIRQ }, \
+	SK(G, PH_SUSPEND_NOIRQ, SKIP_ABORTING), { PEND, 0, PH_SUSPEND_NOIRQ }, \
+	{ PBEGIN, 0, PH_RESUME_NOIRQ }, { PEND, 0, PH_RESUME_NOIRQ }, \
+	{ PBEGIN, 0, PH_RESUME_EARLY }
+	static const struct ev early_kept[] = {
+		NOIRQ_ABORT, SK(G, PH_RESUME_EARLY, SKIP_RUNTIME_SUSPENDED),
+	};
+	static const struct ev early_ran[] = {
+		NOIRQ_ABORT, { START, G, PH_RESUME_EARLY },
+	};
+#undef NOIRQ_ABORT
+	EXPECT_EQ(JUDGE(early_kept, true), -1);
+	EXPECT_EQ(JUDGE(early_ran, true), INV_SKIP);
+	EXPECT_CONTAINS(oracle_result()->msg, "leaves it in suspend");
+	flags[G] = 0;
+	modern_cfg.ndev = 0;
+}
+
 int main(void)
 {
 	test_good();
@@ -745,5 +859,6 @@ int main(void)
 	test_refs();
 	test_modern_rules();
 	test_kernel_rules();
+	test_wakeup_stats_rules();
 	return test_summary("test_oracle");
 }

@@ -54,7 +54,10 @@ enum pm_ev_kind {
 				 * enum pm_resume_kind of the event main.c
 				 * resumes with, 0 if not told */
 	EV_PHASE_END,		/* phase */
-	EV_CB_START,		/* dev, phase: a driver callback starts */
+	EV_CB_START,		/* dev, phase: a driver callback starts; a
+				 * (kernel variants, 0 otherwise): EV_FACT_*
+				 * of the device's dev_pm_info as main.c left
+				 * it */
 	EV_CB_END,		/* dev, phase, err: it returned err */
 	EV_HANDLED,		/* dev, phase: the PM core takes dev in hand */
 	EV_DIRECT_COMPLETE,	/* dev: stays runtime-suspended, its suspend
@@ -82,8 +85,17 @@ enum pm_ev_kind {
 	EV_LINK,		/* dev: a consumer, a: its supplier, b: 1 if
 				 * the PM core must now order them, 0 if not
 				 * (a kernel variant's device links) */
+	EV_FAILED_DEV,		/* dev (-1: no device of the run has that
+				 * name), phase: the phase in progress:
+				 * main.c recorded dev in suspend_stats as
+				 * a device that failed (dpm_save_failed_dev()) */
 	NR_EV_KINDS
 };
+
+/* EV_CB_START's a: facts a kernel variant reads in the device's
+ * dev_pm_info when the callback starts. */
+#define EV_FACT_TOLD		1	/* the bits below are told */
+#define EV_FACT_WAKEUP_PATH	2	/* power.wakeup_path is set */
 
 /* Which resume a resume-side phase does, as dev_pm_skip_resume() tells
  * them apart: PM_EVENT_THAW, PM_EVENT_RESTORE, or any other (resume,

@@ -27,7 +27,7 @@
 static const char *const inv_names[NR_INV] = {
 	"SUSPEND-AFTER-CHILDREN", "RESUME-AFTER-PARENT", "ONCE", "ROLLBACK",
 	"REMOVED", "LIVENESS", "PHASE-BARRIER", "SYNC-ORDER", "REFS",
-	"SLEEP-COMPLETE", "SKIP",
+	"SLEEP-COMPLETE", "SKIP", "WAKEUP", "STATS",
 };
 
 const char *inv_name(enum inv id)
@@ -57,6 +57,10 @@ struct dstate {
 	bool kept_aborted;	/* so in resume_early, late-suspended only,
 				 * after an aborted suspend (KV-2) */
 	bool kept_thaw;		/* left in suspend by a thaw (KV-9) */
+	bool stays_early;	/* must stay in suspend through a plain
+				 * early resume: smart suspend skipped its
+				 * late suspend, and the noirq phase took it
+				 * in hand but skipped it, aborting */
 	int pos;		/* its place on dpm_list */
 	bool freed;
 	bool prepared;
@@ -64,6 +68,8 @@ struct dstate {
 	unsigned int handled;	/* phases that took it in hand */
 	int busy;		/* phase of the running callback, or -1 */
 	unsigned int ran;	/* phases whose callback ran this transition */
+	unsigned int failed;	/* phases whose callback failed this
+				 * transition (STATS) */
 };
 
 static struct oracle_config cfg;
@@ -243,12 +249,14 @@ static void do_check_transition_begin(void)
 	first_fail_dev = -1;
 	for (int i = 0; i < cfg.ndev; i++) {
 		st[i].ran = 0;
+		st[i].failed = 0;
 		st[i].handled = 0;
 		st[i].dc = false;
 		st[i].rpm_off = false;
 		st[i].kept = false;
 		st[i].kept_aborted = false;
 		st[i].kept_thaw = false;
+		st[i].stays_early = false;
 	}
 }
 
@@ -424,6 +432,12 @@ static void do_check_direct_complete(int dev)
 		check_fail(INV_SKIP,
 			   "'%s' took the direct_complete path though its driver set DPM_FLAG_NO_DIRECT_COMPLETE",
 			   nm(dev));
+	/* device_suspend() clears direct_complete for a device that may
+	 * wake the system up, so that wakeup_path reaches its parent. */
+	if (cfg.wakeup && cfg.wakeup[dev])
+		check_fail(INV_WAKEUP,
+			   "'%s' took the direct_complete path though it may wake the system up (device_may_wakeup())",
+			   nm(dev));
 	if (!cfg.may_direct_complete || !cfg.may_direct_complete[dev])
 		check_fail(INV_ROLLBACK,
 			   "'%s' skipped its suspend callbacks (direct_complete), but it is not runtime-suspended or its prepare did not allow it",
@@ -480,7 +494,21 @@ static void do_check_direct_resume(int dev)
 	st[dev].lvl = 0;
 }
 
-static void do_check_callback_start(int dev, enum pm_phase p)
+/* WAKEUP: device_suspend() sets power.wakeup_path of a device that may
+ * wake the system up when its suspend succeeds, and only device_prepare()
+ * clears it: its late and noirq suspend callbacks see it set. */
+static void check_wakeup_path(int dev, enum pm_phase p, long long facts)
+{
+	if (!(facts & EV_FACT_TOLD) || !cfg.wakeup || !cfg.wakeup[dev] ||
+	    (p != PH_SUSPEND_LATE && p != PH_SUSPEND_NOIRQ) ||
+	    facts & EV_FACT_WAKEUP_PATH)
+		return;
+	check_fail(INV_WAKEUP,
+		   "the %s callback of '%s', which may wake the system up, started with power.wakeup_path clear",
+		   pm_phase_name(p), nm(dev));
+}
+
+static void do_check_callback_start(int dev, enum pm_phase p, long long facts)
 {
 	struct dstate *s = &st[dev];
 
@@ -526,6 +554,11 @@ static void do_check_callback_start(int dev, enum pm_phase p)
 				   phase_forward(p) ? "forward" : "reverse");
 		last_pos[p] = dev;
 	}
+	if (p == PH_RESUME_EARLY && s->stays_early &&
+	    resume_kind() == RESUME_PLAIN)
+		check_fail(INV_SKIP,
+			   "the resume_early callback of '%s' ran, but its late suspend was skipped (smart suspend) and the aborted noirq phase did not suspend it, so its early resume leaves it in suspend",
+			   nm(dev));
 	if (p == PH_COMPLETE && !s->prepared)
 		check_fail(INV_ROLLBACK,
 			   "complete callback of '%s', which was not prepared",
@@ -534,6 +567,7 @@ static void do_check_callback_start(int dev, enum pm_phase p)
 		check_suspend_start(dev, p);
 	else
 		check_resume_start(dev, p);
+	check_wakeup_path(dev, p, facts);
 	s->ran |= 1u << p;
 	s->busy = p;
 	running[p]++;
@@ -551,6 +585,8 @@ static void do_check_callback_end(int dev, enum pm_phase p, int error)
 	running_total--;
 	if (!error)
 		check_pm_wait(dev, p);
+	else
+		s->failed |= 1u << p;
 	if (pm_phase_is_suspend(p)) {
 		if (error) {
 			if (!suspend_failed) {
@@ -572,6 +608,25 @@ static void do_check_callback_end(int dev, enum pm_phase p, int error)
 	} else {
 		s->lvl = depth(p) - 1;
 	}
+}
+
+/* STATS: main.c records a device in suspend_stats (dpm_save_failed_dev(),
+ * /sys/power/suspend_stats/last_failed_dev) only after a callback of
+ * that device failed in the phase in progress. */
+static void do_check_failed_dev(int dev, const char *name)
+{
+	pr_info("suspend_stats: failed device %s", name ? name : "?");
+	if (dev < 0) {
+		check_fail(INV_STATS,
+			   "suspend_stats recorded '%s' as a failed device, but no device has that name",
+			   name ? name : "?");
+		return;
+	}
+	if (phase_active < 0 || !(st[dev].failed & (1u << phase_active)))
+		check_fail(INV_STATS,
+			   "suspend_stats recorded '%s' as a failed device in %s, but no callback of it failed there",
+			   nm(dev), phase_active >= 0 ? pm_phase_name(phase_active) :
+			   "no phase");
 }
 
 static void do_check_device_gone(int dev)
@@ -789,9 +844,18 @@ static void do_check_skip(int dev, enum pm_phase p, int why)
 			skip_suspend_rpm(dev, p);
 			return;
 		case SKIP_ABORTING:
-			if (suspend_failed || wakeup_abort)
-				return;
-			break;
+			if (!(suspend_failed || wakeup_abort))
+				break;
+			/* device_resume_noirq() clears must_resume of a device
+			 * the noirq phase did not suspend when
+			 * dev_pm_skip_suspend(): its early resume leaves it in
+			 * suspend (5.8 and later). */
+			if (p == PH_SUSPEND_NOIRQ && s->rpm_off && !s->dc &&
+			    s->lvl == 2 && cfg.dpm_flags &&
+			    cfg.dpm_flags[dev] & PMF_SMART_SUSPEND &&
+			    !cfg.left_skips_resume)
+				s->stays_early = true;
+			return;
 		default:
 			break;
 		}
@@ -856,7 +920,7 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		do_check_phase_end(ev->phase);
 		break;
 	case EV_CB_START:
-		do_check_callback_start(ev->dev, ev->phase);
+		do_check_callback_start(ev->dev, ev->phase, ev->a);
 		break;
 	case EV_CB_END:
 		do_check_callback_end(ev->dev, ev->phase, ev->err);
@@ -900,6 +964,9 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		break;
 	case EV_LINK:
 		do_check_link(ev->dev, (int)ev->a, ev->b);
+		break;
+	case EV_FAILED_DEV:
+		do_check_failed_dev(ev->dev, ev->what);
 		break;
 	case EV_UNBOUND:
 		pr_info("device '%s': driver unbound", nm(ev->dev));

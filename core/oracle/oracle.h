@@ -27,6 +27,8 @@ enum inv {
 	INV_REFS,
 	INV_SLEEP_COMPLETE,
 	INV_SKIP,
+	INV_WAKEUP,
+	INV_STATS,
 	NR_INV
 };
 
@@ -55,6 +57,9 @@ struct oracle_config {
 	const bool *syscore;
 	const bool *late;
 	const unsigned int *dpm_flags;
+	/* Per device: a wakeup source, enabled (device_may_wakeup()); NULL:
+	 * none (the kernel variants with wake-up support). */
+	const bool *wakeup;
 	/* The transition's events: direct_complete is allowed (suspend to
 	 * RAM or idle: PM_EVENT_SUSPEND), and which resume follows a
 	 * suspend that went through, one that failed, and one a wake-up

@@ -390,7 +390,7 @@ struct oracle_view {
 	const char **names;
 	bool *may_dc;
 	/* The kernel variants' (NULL for the models). */
-	bool *exempt, *syscore, *late;
+	bool *exempt, *syscore, *late, *wakeup;
 	unsigned int *dpm_flags;
 };
 
@@ -404,7 +404,9 @@ static void oracle_view_kernel(struct oracle_view *v, const struct scenario *s,
 		v->exempt = dpm_xcalloc(n, sizeof(bool));
 		v->syscore = dpm_xcalloc(n, sizeof(bool));
 		v->dpm_flags = dpm_xcalloc(n, sizeof(unsigned int));
+		v->wakeup = dpm_xcalloc(n, sizeof(bool));
 		for (int i = 0; i < s->ndev; i++) {
+			v->wakeup[i] = s->dev[i].k.flags & SCN_WAKEUP;
 			v->exempt[i] = s->dev[i].k.flags & SCN_NO_PM;
 			v->syscore[i] = s->dev[i].k.flags & SCN_SYSCORE;
 			v->dpm_flags[i] = s->dev[i].k.dpm_flags;
@@ -419,6 +421,7 @@ static void oracle_view_kernel(struct oracle_view *v, const struct scenario *s,
 	v->cfg.syscore = v->syscore;
 	v->cfg.late = v->late;
 	v->cfg.dpm_flags = v->dpm_flags;
+	v->cfg.wakeup = v->wakeup;
 	v->cfg.left_skips_resume = feat & VF_LEAVE_SUSPENDED;
 	/* direct_complete needs PM_EVENT_SUSPEND; which resume follows. */
 	v->cfg.dc_forbidden = s->transition != TR_MEM && s->transition != TR_S2IDLE;
@@ -488,7 +491,7 @@ static void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 		.may_direct_complete = v->may_dc,
 		.pm_wait = v->pm_wait,
 	};
-	v->exempt = v->syscore = v->late = NULL;
+	v->exempt = v->syscore = v->late = v->wakeup = NULL;
 	v->dpm_flags = NULL;
 	oracle_view_kernel(v, s, feat);
 }
@@ -504,6 +507,7 @@ static void oracle_view_free(struct oracle_view *v)
 	free(v->exempt);
 	free(v->syscore);
 	free(v->late);
+	free(v->wakeup);
 	free(v->dpm_flags);
 }
 

@@ -128,7 +128,10 @@ static int dpmk_callback(struct device *dev, int phase, bool level, int *ret)
 		return 0;
 	}
 	d->ran_inst = __atomic_load_n(&dpmk_run.phase_inst, __ATOMIC_RELAXED);
-	dpmk_emit(EV_CB_START, d->idx, phase, 0, 0, 0, NULL);
+	/* What main.c left in dev_pm_info for the oracle (its WAKEUP). */
+	dpmk_emit(EV_CB_START, d->idx, phase, 0,
+		  EV_FACT_TOLD | (dev->power.wakeup_path ? EV_FACT_WAKEUP_PATH : 0),
+		  0, NULL);
 	spin_unlock(&d->ev_lock);
 	if (sd->dur_us[phase])
 		dpmk_host_delay_us(sd->dur_us[phase]);

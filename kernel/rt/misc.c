@@ -20,7 +20,8 @@
  * (kernel/rt/events.c).
  *
  * dpm_save_failed_dev()/_step(): kernel/power/main.c's suspend_stats;
- * the runtime logs them.
+ * the runtime logs them, and publishes each device recorded
+ * (EV_FAILED_DEV) for the oracle's STATS.
  */
 #include <linux/interrupt.h>
 #include <linux/sched.h>
@@ -52,7 +53,15 @@ void dpmk_misc_reset(void)
 
 void dpm_save_failed_dev(const char *name)
 {
+	int idx = -1;
+
 	dpmk_log("failed device: %s", name);
+	for (int i = 0; i < dpmk_run.ndev && name; i++)
+		if (!strcmp(dpmk_run.s->dev[i].name, name)) {
+			idx = i;
+			break;
+		}
+	dpmk_emit(EV_FAILED_DEV, idx, dpmk_phase_now(), 0, 0, 0, name);
 }
 
 void dpm_save_failed_step(enum suspend_stat_step step)

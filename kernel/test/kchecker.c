@@ -423,7 +423,7 @@ static void on_event(const struct dpm_event *ev, void *ctx)
 		return;
 	}
 	if (!x && ev->kind >= EV_CB_START && ev->kind != EV_WAKEUP_ABORT &&
-	    ev->kind != EV_TEARDOWN_DONE) {
+	    ev->kind != EV_TEARDOWN_DONE && ev->kind != EV_FAILED_DEV) {
 		kc_check_fail("EVENT: kind %d without a device", ev->kind);
 		return;
 	}
@@ -600,6 +600,7 @@ static void on_event(const struct dpm_event *ev, void *ctx)
 	case EV_ADDED:		/* seen at the adding callback's end, above */
 	case EV_LINK:		/* its own link model: kc_link_* */
 	case EV_UNBOUND:	/* EV_GONE and the callbacks tell it enough */
+	case EV_FAILED_DEV:	/* suspend_stats: the oracle's STATS */
 		break;
 	default:
 		kc_check_fail("EVENT: unknown kind %d", ev->kind);
