@@ -126,7 +126,7 @@ static void emit(struct gen *g)
 
 /* Removals: hotplug (device d at the start of cycle c) or a callback of
  * device i in phase ph unregistering its descendant j, one per device. */
-static void gen_removals(struct gen *g, int from, int left)
+static void gen_removals(struct gen *g, int from, int left, int hot)
 {
 	static const int rphases[4] = { PH_PREPARE, PH_SUSPEND, PH_RESUME,
 					PH_COMPLETE };
@@ -137,6 +137,10 @@ static void gen_removals(struct gen *g, int from, int left)
 	if (!left)
 		return;
 	for (int o = from; o < nhot + n * 4 * n; o++) {
+		if (o < nhot && !hot) {
+			o = nhot - 1;
+			continue;
+		}
 		if (o < nhot) {
 			struct scn_action *a = &g->s.act[g->s.nact++];
 
@@ -147,7 +151,7 @@ static void gen_removals(struct gen *g, int from, int left)
 			 * durations being zero): at c us the task can run
 			 * from cycle c on, at any point of any schedule. */
 			a->at = (uint64_t)(o / n);
-			gen_removals(g, o + 1, left - 1);
+			gen_removals(g, o + 1, left - 1, hot - 1);
 			g->s.nact--;
 			continue;
 		}
@@ -158,7 +162,7 @@ static void gen_removals(struct gen *g, int from, int left)
 			continue;
 		b->remove_phase = rphases[k];
 		b->remove_target = j;
-		gen_removals(g, o + 1, left - 1);
+		gen_removals(g, o + 1, left - 1, hot);
 		b->remove_phase = -1;
 		b->remove_target = 0;
 	}
@@ -170,7 +174,7 @@ static void gen_errors(struct gen *g, int from, int left)
 	const struct space *sp = g->sp;
 	int nslots = g->n * sp->nphases;
 
-	gen_removals(g, 0, sp->b.removals);
+	gen_removals(g, 0, sp->b.removals, sp->b.hotplug);
 	if (!left)
 		return;
 	for (int slot = from; slot < nslots; slot++) {
@@ -348,8 +352,10 @@ void space_copy(struct scenario *dst, const struct scenario *src)
 
 void space_bound_format(const struct space_bound *b, char *buf, size_t n)
 {
-	int at = snprintf(buf, n, "devices<=%d errors<=%d removals<=%d cycles<=%d",
-			  b->devices, b->errors, b->removals, b->cycles);
+	int at = snprintf(buf, n, "devices<=%d errors<=%d removals<=%d (hotplug<=%d) cycles<=%d",
+			  b->devices, b->errors, b->removals,
+			  b->hotplug < b->removals ? b->hotplug : b->removals,
+			  b->cycles);
 
 	if (at < 0 || (size_t)at >= n)
 		return;

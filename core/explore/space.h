@@ -24,6 +24,7 @@ struct space_bound {
 	int devices;		/* 1 .. devices devices */
 	int errors;		/* injected callback errors, at most */
 	int removals;		/* unregistrations (hotplug or a callback's) */
+	int hotplug;		/* of which by a hotplug task, at most */
 	int cycles;		/* 1 .. cycles transitions per run */
 	int links;		/* supplier links in all (VF_LINKS) */
 	int rpm;		/* runtime-suspended devices (VF_DIRECT_COMPLETE) */
