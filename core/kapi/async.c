@@ -21,7 +21,8 @@ struct async_entry {
 	struct list_head in_use;
 };
 
-/* Entries of jobs not finished; an abandoned run's are reclaimed. */
+/* Entries of jobs not finished; an abandoned run's are reclaimed.  Only
+ * async_reset() reads it: the exhaustive search need not see it. */
 static LIST_HEAD(in_use);
 
 static struct async_config cfg;
@@ -92,7 +93,7 @@ static void async_run_entry(void *arg)
 	running--;
 	pending--;
 	dpm_eng->wake_all(&aq);
-	list_del_init(&e->in_use);
+	list_del_init_quiet(&e->in_use);
 	e->next = free_entries;
 	free_entries = e;
 	eng_unlock(&aq.lk);
@@ -123,7 +124,7 @@ static bool async_queue(async_func_t func, void *data, async_cookie_t *ck)
 	e->data = data;
 	e->cookie = cookie;
 	e->ticket = next_ticket++;
-	list_add_tail(&e->in_use, &in_use);
+	list_add_tail_quiet(&e->in_use, &in_use);
 	pending++;
 	eng_unlock(&aq.lk);
 
