@@ -103,8 +103,12 @@ static bool fp_conflict(const struct acc *a, int na, const struct acc *b,
 
 /* ---- the run being recorded ---- */
 
+#define LOCKSET_MAX 4
+
 struct event {
 	int tid;
+	int nlocks;		/* mutexes its task held during it */
+	uint64_t locks[LOCKSET_MAX];
 	int local;		/* its index among the task's steps */
 	int node;		/* the choice point that chose it, -1: forced */
 	int fp, nfp;		/* footprint: accs[fp .. fp + nfp) */
@@ -131,6 +135,11 @@ struct node {
 	int *cand;
 	int nen;
 	int *en;		/* the candidates whose step would not block */
+	int *held;		/* per candidate: the step that took the lock
+				 * its next step would block on, or -1 */
+	int nclosed;		/* locks taken here, and the steps that took them */
+	uint64_t *closed_key;
+	int *closed_ev;
 	int chosen;
 	int ev;			/* the step chosen here, this run */
 	int *bt, nbt, capbt;	/* backtrack: tasks to run here (done too) */
@@ -164,8 +173,10 @@ static struct {
 	int *task_nev, *task_spawn_ev;
 	bool *task_timer;
 	uint64_t *task_take;	/* the lock its next step takes, 0: none */
-	/* Locks taken (a lock, a semaphore at 0), by key. */
-	uint64_t *closed;
+	uint64_t (*task_locks)[LOCKSET_MAX];	/* mutexes each task holds */
+	int *task_nlocks;
+	/* Locks taken (a mutex, a semaphore at 0): key, and the step. */
+	struct { uint64_t key; int ev; } *closed;
 	int nclosed, capclosed;
 	int ntask, captask;
 	int pending_node;
@@ -244,6 +255,9 @@ static void node_free(struct node *nd)
 {
 	free(nd->cand);
 	free(nd->en);
+	free(nd->held);
+	free(nd->closed_key);
+	free(nd->closed_ev);
 	free(nd->bt);
 	free(nd->chosen_fp);
 	fpset_free(&nd->done);
@@ -340,27 +354,56 @@ static void add_acc(uint64_t key, uint8_t kind)
 static int closed_find(uint64_t key)
 {
 	for (int i = 0; i < X.nclosed; i++)
-		if (X.closed[i] == key)
+		if (X.closed[i].key == key)
 			return i;
 	return -1;
 }
 
-/* A lock is taken (F_DISABLE) or given back (F_WAKE). */
+/* A lock is taken (in the current step) or given back. */
 static void closed_set(uint64_t key, bool closed)
 {
 	int i = closed_find(key);
 
-	if (closed && i < 0)
-		DPM_ARRAY_PUSH(X.closed, X.nclosed, X.capclosed, key);
-	else if (!closed && i >= 0)
+	if (closed && i < 0) {
+		DPM_ARRAY_RESERVE(X.closed, X.nclosed, X.capclosed);
+		X.closed[X.nclosed].key = key;
+		X.closed[X.nclosed++].ev = X.cur;
+	} else if (!closed && i >= 0) {
 		X.closed[i] = X.closed[--X.nclosed];
+	}
 }
 
-/* The task's next step would block: it takes a lock that is taken. */
-static bool doomed(int tid)
+/* The step that took the lock the task's next step would block on, or
+ * -1 when that step would not block. */
+static int doomed(int tid)
 {
-	return tid < X.captask && X.task_take[tid] &&
-	       closed_find(X.task_take[tid]) >= 0;
+	int i;
+
+	if (tid >= X.captask || !X.task_take[tid] ||
+	    (i = closed_find(X.task_take[tid])) < 0)
+		return -1;
+	return X.closed[i].ev >= 0 ? X.closed[i].ev : 0;
+}
+
+/* Task tid takes or releases mutex key; the open step records every
+ * mutex its task held in it. */
+static void lockset_update(int tid, uint64_t key, bool take)
+{
+	int *n = &X.task_nlocks[tid];
+	struct event *e = &X.ev[X.cur];
+
+	if (take) {
+		if (*n < LOCKSET_MAX)
+			X.task_locks[tid][(*n)++] = key;
+		if (e->nlocks < LOCKSET_MAX)
+			e->locks[e->nlocks++] = key;
+		return;
+	}
+	for (int i = 0; i < *n; i++)
+		if (X.task_locks[tid][i] == key) {
+			X.task_locks[tid][i] = X.task_locks[tid][--*n];
+			break;
+		}
 }
 
 static void on_access(const void *obj, long idx, enum kapi_acc acc)
@@ -372,6 +415,24 @@ static void on_access(const void *obj, long idx, enum kapi_acc acc)
 	if (acc == KACC_TAKE_NEXT) {
 		if (X.cur >= 0)
 			X.task_take[X.ev[X.cur].tid] = key;
+		return;
+	}
+	if (acc == KACC_LOCK || acc == KACC_UNLOCK) {
+		/*
+		 * A mutex: who holds it decides who can run (doomed()),
+		 * and what its sections touch is reported inside them;
+		 * the lock itself orders nothing: two sections that share
+		 * nothing commute.  A race a taken lock keeps from being
+		 * reversed is taken back to before the lock was taken
+		 * (race()).  The state of an opaque step is unknown: its
+		 * locks order it as the kernel's do.
+		 */
+		closed_set(key, acc == KACC_LOCK);
+		if (X.cur >= 0)
+			lockset_update(X.ev[X.cur].tid, key, acc == KACC_LOCK);
+		if (X.eo->opaque)
+			add_acc_flags(key, K_W, acc == KACC_LOCK ?
+				      F_PASS | F_DISABLE : F_WAKE);
 		return;
 	}
 	if (acc == KACC_MEM) {
@@ -606,11 +667,16 @@ static void task_reserve(int tid)
 					    sizeof(bool));
 		X.task_take = dpm_xrealloc(X.task_take, (size_t)X.captask,
 					   sizeof(uint64_t));
+		X.task_locks = dpm_xrealloc(X.task_locks, (size_t)X.captask,
+					    sizeof(*X.task_locks));
+		X.task_nlocks = dpm_xrealloc(X.task_nlocks, (size_t)X.captask,
+					     sizeof(int));
 		for (int i = old; i < X.captask; i++) {
 			X.task_nev[i] = 0;
 			X.task_spawn_ev[i] = -1;
 			X.task_timer[i] = false;
 			X.task_take[i] = 0;
+			X.task_nlocks[i] = 0;
 		}
 	}
 	if (tid >= X.ntask)
@@ -667,6 +733,8 @@ static void on_det(enum det_hook_ev ev, int a, int b)
 			e.spawn_ev = X.task_spawn_ev[a];
 		X.task_timer[a] = false;
 		X.task_take[a] = 0;
+		e.nlocks = X.task_nlocks[a];
+		memcpy(e.locks, X.task_locks[a], sizeof(e.locks));
 		X.pending_node = -1;
 		DPM_ARRAY_PUSH(X.ev, X.nev, X.capev, e);
 		X.cur = X.nev - 1;
@@ -763,10 +831,13 @@ static int choose(void *ctx, int n, const int *ids)
 	 * task that ran last goes on if it can, else the first in the
 	 * engine's order, skipping sleepers. */
 	int *en = dpm_xrealloc(NULL, (size_t)n, sizeof(int)), nen = 0;
+	int *held = dpm_xrealloc(NULL, (size_t)n, sizeof(int));
 
-	for (int i = 0; i < n; i++)
-		if (X.eo->mode == EX_NAIVE || !doomed(ids[i]))
+	for (int i = 0; i < n; i++) {
+		held[i] = X.eo->mode == EX_NAIVE ? -1 : doomed(ids[i]);
+		if (held[i] < 0)
 			en[nen++] = ids[i];
+	}
 	if (!nen) {
 		memcpy(en, ids, sizeof(int) * (size_t)n);
 		nen = n;
@@ -784,6 +855,7 @@ static int choose(void *ctx, int n, const int *ids)
 		/* Every task that could run is asleep: an equivalent
 		 * schedule was run already. */
 		free(en);
+		free(held);
 		X.blocked = true;
 		stop_run();
 	}
@@ -796,6 +868,14 @@ static int choose(void *ctx, int n, const int *ids)
 	memcpy(nd->cand, ids, sizeof(int) * (size_t)n);
 	nd->en = en;
 	nd->nen = nen;
+	nd->held = held;
+	nd->nclosed = X.nclosed;
+	nd->closed_key = dpm_xrealloc(NULL, (size_t)X.nclosed + 1, sizeof(uint64_t));
+	nd->closed_ev = dpm_xrealloc(NULL, (size_t)X.nclosed + 1, sizeof(int));
+	for (int i = 0; i < X.nclosed; i++) {
+		nd->closed_key[i] = X.closed[i].key;
+		nd->closed_ev[i] = X.closed[i].ev;
+	}
 	nd->chosen = ids[pick];
 	nd->ev = -1;
 	if (X.sleep_on)
@@ -956,7 +1036,10 @@ static bool before_needed(int c, int nneeded)
 }
 
 /* Race e before f: backtrack at e's node with an initial of
- * v = notdep(e).f, unless one is there already. */
+ * v = notdep(e).f, unless one is there already.  When the initials
+ * could only block there, on a lock another task took before e, the
+ * backtrack goes to before that lock was taken (the race is then with
+ * the whole critical section). */
 static void race(int e, int f)
 {
 	int nd_i = X.ev[e].node;
@@ -967,7 +1050,23 @@ static void race(int e, int f)
 	}
 	struct node *nd = &X.nodes[nd_i];
 	int T = X.ntask;
+	int hoist = -1;
 
+	/* f holds a mutex that another task held before e and still holds
+	 * there: f can come first only before that task took it. */
+	for (int l = 0; l < X.ev[f].nlocks; l++)
+		for (int c = 0; c < nd->nclosed; c++) {
+			int a = nd->closed_ev[c];
+
+			if (nd->closed_key[c] == X.ev[f].locks[l] && a >= 0 &&
+			    a < e && X.ev[a].tid != X.ev[f].tid &&
+			    (hoist < 0 || a < hoist))
+				hoist = a;
+		}
+	if (hoist >= 0) {
+		race(hoist, f);
+		return;
+	}
 	for (int t = 0; t < T; t++)
 		A.firstv[t] = -1;
 	int pick = -1;
@@ -993,14 +1092,22 @@ static void race(int e, int f)
 			have = true;
 		else if (pick < 0 && int_has(nd->en, nd->nen, t))
 			pick = t;
+		for (int c = 0; c < nd->ncand; c++)
+			if (nd->cand[c] == t && nd->held[c] >= 0 &&
+			    nd->held[c] < e && nd->held[c] > hoist)
+				hoist = nd->held[c];
 	}
 	if (have)
 		return;
-	if (pick < 0) {
-		A.nonrev++;	/* the initials could not run there */
+	if (pick >= 0) {
+		bt_add(nd, pick);
 		return;
 	}
-	bt_add(nd, pick);
+	if (hoist >= 0) {
+		race(hoist, f);
+		return;
+	}
+	A.nonrev++;	/* the initials could not run there */
 }
 
 /* Happens-before of the run's steps, and its races from step first_new
@@ -1232,6 +1339,7 @@ static void run_reset(void)
 		X.task_spawn_ev[i] = -1;
 		X.task_timer[i] = false;
 		X.task_take[i] = 0;
+		X.task_nlocks[i] = 0;
 	}
 	X.nclosed = 0;
 	X.ntask = 0;

@@ -110,7 +110,7 @@ void mutex_lock(struct mutex *m)
 		dpm_eng->wait(&m->wait, WAIT_MUTEX, m);
 		woken = true;
 	}
-	KAPI_ACCESS(m, KACC_PASS_DISABLE);
+	KAPI_ACCESS(m, KACC_LOCK);
 	m->owner = me;
 	if (m->handoff == me)
 		m->handoff = 0;
@@ -121,9 +121,7 @@ void mutex_unlock(struct mutex *m)
 {
 	KAPI_CHECK(m, "mutex_unlock");
 	eng_lock(&m->wait.lk);
-	/* No waiter could pass before: the unlock lets one through (or
-	 * hands the lock to it). */
-	KAPI_ACCESS(m, KACC_WAKE);
+	KAPI_ACCESS(m, KACC_UNLOCK);
 	if (m->owner != dpm_eng->current_id() + 1)
 		kapi_bug("mutex_unlock: not the owner");
 	m->owner = m->handoff;
