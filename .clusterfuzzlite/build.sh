@@ -4,14 +4,15 @@
 # $SRC/build.sh` in the image of .clusterfuzzlite/Dockerfile, with the
 # source in $SRC/dpmfuzz, and uses only what the base image sets: $CC,
 # $CFLAGS (sanitizer and coverage flags included), $LIB_FUZZING_ENGINE,
-# $SRC, $OUT and, for the build tree, $WORK.  For every
-# fuzzers/fuzz_<unit>.c it puts in $OUT:
+# $SRC, $OUT and, for the build tree, $WORK.  The targets are those the
+# configured build lists in fuzzers/fuzz-targets.tsv (target, variant,
+# corpus folder); for each it puts in $OUT:
 #   fuzz_<unit>                    the target, linked with $LIB_FUZZING_ENGINE
-#   fuzz_<unit>.options            fuzzers/<unit>.options, its dict line
+#   fuzz_<unit>.options            fuzzers/<corpus>.options, its dict line
 #                                  naming the dictionary below
-#   fuzz_<unit>.dict               the dictionary fuzzers/<unit>.options
+#   fuzz_<unit>.dict               the dictionary fuzzers/<corpus>.options
 #                                  names (seed.dict for the byte targets)
-#   fuzz_<unit>_seed_corpus.zip    corpus/<unit>/
+#   fuzz_<unit>_seed_corpus.zip    corpus/<corpus>/
 # tests/oss_fuzz_build.sh runs it without Docker (docs/fuzzing.md).
 set -euo pipefail
 
@@ -26,17 +27,6 @@ if [ ! -f "$proj/fuzzers/CMakeLists.txt" ]; then
 	echo "build.sh: no dpmfuzz source in $proj" >&2
 	exit 2
 fi
-units=()
-for f in "$proj"/fuzzers/fuzz_*.c; do
-	[ -e "$f" ] || continue
-	u=${f##*/fuzz_}
-	units+=("${u%.c}")
-done
-if [ ${#units[@]} -eq 0 ]; then
-	echo "build.sh: no fuzzers/fuzz_*.c in $proj" >&2
-	exit 2
-fi
-
 # cmake takes $CC and $CFLAGS from the environment and
 # sanitizers/sanitizers.cmake takes $LIB_FUZZING_ENGINE; build type None
 # adds no flags of its own (no -O2, no -DNDEBUG), so the targets are built
@@ -44,27 +34,36 @@ fi
 build=${WORK:-$(mktemp -d)}/dpmfuzz-build
 rm -rf "$build"
 cmake -S "$proj" -B "$build" -DCMAKE_BUILD_TYPE=None
-cmake --build "$build" -j "$(nproc)" --target "${units[@]/#/fuzz_}"
+targets=() corpora=()
+while IFS=$'\t' read -r t _variant c; do
+	targets+=("$t")
+	corpora+=("$c")
+done <"$build/fuzzers/fuzz-targets.tsv"
+if [ ${#targets[@]} -eq 0 ]; then
+	echo "build.sh: the build lists no fuzz target ($build/fuzzers/fuzz-targets.tsv)" >&2
+	exit 2
+fi
+cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
 
 mkdir -p "$OUT"
-for u in "${units[@]}"; do
-	t=fuzz_$u
+for i in "${!targets[@]}"; do
+	t=${targets[$i]} c=${corpora[$i]}
 	cp "$build/fuzzers/$t" "$OUT/$t"
 	# The dictionary its .options names (targets sharing the byte format
 	# share seed.dict), copied under the target's name.
-	d=$u.dict
-	if [ -f "$proj/fuzzers/$u.options" ]; then
+	d=$c.dict
+	if [ -f "$proj/fuzzers/$c.options" ]; then
 		named=$(sed -n 's/^dict[[:space:]]*=[[:space:]]*\([^[:space:]]*\)[[:space:]]*$/\1/p' \
-			"$proj/fuzzers/$u.options")
+			"$proj/fuzzers/$c.options")
 		[ -z "$named" ] || d=$named
 		sed "s/^\(dict[[:space:]]*=[[:space:]]*\).*$/\1$t.dict/" \
-			"$proj/fuzzers/$u.options" >"$OUT/$t.options"
+			"$proj/fuzzers/$c.options" >"$OUT/$t.options"
 	fi
 	if [ -f "$proj/fuzzers/$d" ]; then
 		cp "$proj/fuzzers/$d" "$OUT/$t.dict"
 	fi
-	if [ -d "$proj/corpus/$u" ]; then
+	if [ -d "$proj/corpus/$c" ]; then
 		rm -f "$OUT/${t}_seed_corpus.zip"
-		(cd "$proj/corpus/$u" && zip -q -r -X "$OUT/${t}_seed_corpus.zip" .)
+		(cd "$proj/corpus/$c" && zip -q -r -X "$OUT/${t}_seed_corpus.zip" .)
 	fi
 done

@@ -8,8 +8,9 @@
  *   - every variant satisfies the oracle;
  *   - without errors and removals, every device runs each phase both
  *     variants have exactly once per cycle, and every cycle reports 0;
- *   - with one failing callback and no removals, both report that error
- *     for the first cycle.
+ *   - with one failing callback and no removals, it runs as often in
+ *     both, and both report its error for the first cycle if it ran
+ *     (direct_complete or a DPM flag may skip it), else 0.
  * A difference aborts with both outcomes and the scenario as text.
  *
  * What the two do not share is left out first (docs/fuzzing.md,
@@ -149,7 +150,8 @@ static void differ(const struct scenario *s, const char *a, const char *b,
 static void compare(struct scenario *s, const struct pm_variant *v,
 		    const struct pm_variant *partner, unsigned int shared,
 		    const struct diff_config *c, const struct outcome *base,
-		    struct outcome *other, bool removals, int nerr, int err)
+		    struct outcome *other, bool removals, int nerr, int err,
+		    int err_at, int err_phase)
 {
 	const char *bname = partner->name;
 	unsigned int wl = s->worker_limit;
@@ -182,23 +184,39 @@ static void compare(struct scenario *s, const struct pm_variant *v,
 				differ(s, bname, v->name, what);
 			}
 	}
-	if (!removals && nerr == 1 &&
-	    (base->errors[0] != err || other->errors[0] != err)) {
-		snprintf(what, sizeof(what),
-			 "the one failing callback returns %d; cycle 0 reported %d and %d",
-			 err, base->errors[0], other->errors[0]);
-		differ(s, bname, v->name, what);
+	if (!removals && nerr == 1) {
+		int k = err_at * NR_PHASES + err_phase;
+
+		if (base->ran[k] != other->ran[k]) {
+			snprintf(what, sizeof(what),
+				 "the failing %s callback of '%s' ran %u and %u times",
+				 pm_phase_name(err_phase), s->dev[err_at].name,
+				 base->ran[k], other->ran[k]);
+			differ(s, bname, v->name, what);
+		}
+		/* It fails the cycle if it ran (direct_complete or a DPM flag
+		 * may skip it: then neither reports it). */
+		int want = base->ran[k] ? err : 0;
+
+		if (base->errors[0] != want || other->errors[0] != want) {
+			snprintf(what, sizeof(what),
+				 "the one failing callback returns %d and ran %u times; cycle 0 reported %d and %d",
+				 err, base->ran[k], base->errors[0], other->errors[0]);
+			differ(s, bname, v->name, what);
+		}
 	}
 }
 
 /* Whether the shared scenario has removals, and its failing callbacks
- * (how many, and the last one's error). */
+ * (how many, and the last one's error, device and phase). */
 static void survey(const struct scenario *s, bool *removals, int *nerr,
-		   int *err)
+		   int *err, int *err_at, int *err_phase)
 {
 	*removals = false;
 	*nerr = 0;
 	*err = 0;
+	*err_at = 0;
+	*err_phase = 0;
 	for (int a = 0; a < s->nact; a++)
 		*removals |= s->act[a].kind == ACT_UNREGISTER;
 	for (int i = 0; i < s->ndev; i++) {
@@ -208,6 +226,8 @@ static void survey(const struct scenario *s, bool *removals, int *nerr,
 			if (s->dev[i].beh.err[p] && pm_phase_is_suspend(p)) {
 				(*nerr)++;
 				*err = s->dev[i].beh.err[p];
+				*err_at = i;
+				*err_phase = p;
 			}
 	}
 }
@@ -234,18 +254,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		w = variant_find(v->diff_with);
 		unsigned int feat = v->features & w->features;
 		bool removals;
-		int nerr, err;
+		int nerr, err, err_at, err_phase;
 
 		dpm_cut(&s, feat, &shared, &devs, &cap);	/* A1, A2 */
 		struct scn_action *acts = NULL;
 
 		if ((v->features ^ w->features) & VF_SYSFS_STREQ) {	/* A3 */
-			acts = dpm_xrealloc(NULL, (size_t)s.nact, sizeof(*acts));
-			memcpy(acts, s.act, sizeof(*acts) * (size_t)s.nact);
+			acts = dpm_xmemdup(s.act, (size_t)s.nact, sizeof(*acts));
 			shared.act = acts;
 			drop_disagreeing_writes(&shared);
 		}
-		survey(&shared, &removals, &nerr, &err);
+		survey(&shared, &removals, &nerr, &err, &err_at, &err_phase);
 		if (base_of != w || base_shared != (feat | (acts ? 1u << 31 : 0))) {
 			observe(&shared, w, w->diff[0].fixes, &base);
 			base_of = w;
@@ -253,7 +272,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		for (const struct diff_config *c = v->diff; c->fixes; c++)
 			compare(&shared, v, w, feat, c, &base, &other, removals,
-				nerr, err);
+				nerr, err, err_at, err_phase);
 		free(acts);
 	}
 	free(base.ran);

@@ -55,6 +55,23 @@ static void die(const char *what)
 	exit(2);
 }
 
+/* The line that replays an input: after the oracle's report, and once
+ * at the start, for a sanitizer's report (which ends the process before
+ * the oracle sees anything: the replay shows the oracle's view and its
+ * trace).  libFuzzer owns the sanitizers' death callback. */
+static void print_reproduce(const char *when)
+{
+	char fixes[KNOBS_TEXT_MAX], prefix[128];
+
+	knobs_format(opts.variant, opts.fixes, fixes, sizeof(fixes));
+	/* The bytes mean the same scenario only under the same limits. */
+	dpm_env_prefix(&env, prefix, sizeof(prefix));
+	fprintf(stderr,
+		"%s%sdpmrepro --variant %s --fix %s --bytes CRASH-FILE\n",
+		when, prefix, opts.variant->name, fixes);
+	fflush(stderr);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	char err[256];
@@ -79,6 +96,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			 (int)(badlen > 60 ? 60 : badlen), bad, opts.variant->name);
 		die(err);
 	}
+	print_reproduce("dpmfuzz: " FUZZ_VARIANT_NAME ": a crash of this run replays with: ");
 	if (env.interleaving) {
 		opts.order_counters = order_counters;
 		opts.norder_counters = sizeof(order_counters);
@@ -94,17 +112,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	scenario_decode(data, size, &env.limits, &s);
 	dpm_run(&s, &opts, &r);
 	if (r.violated) {
-		char fixes[KNOBS_TEXT_MAX], prefix[128];
-
 		fflush(stdout);
 		dpm_report(&s, &opts, stderr, 80, NULL);
-		knobs_format(opts.variant, opts.fixes, fixes, sizeof(fixes));
-		/* The bytes mean the same scenario only under the same limits. */
-		dpm_env_prefix(&env, prefix, sizeof(prefix));
-		fprintf(stderr,
-			"--- reproduce: %sdpmrepro --variant %s --fix %s CRASH-FILE\n",
-			prefix, opts.variant->name, fixes);
-		fflush(stderr);
+		print_reproduce("--- reproduce: ");
 		abort();
 	}
 	scenario_free(&s);

@@ -20,14 +20,21 @@
  * async_schedule_dev_nocall, async_synchronize_full, ktime_get): the
  * shim's struct mutex and struct completion are opaque blobs of kapi's
  * size (DPMK_SIZEOF_*), all zero bytes when unlocked and not done, which
- * the host checks at build time.
+ * the host checks at build time.  While a run is in progress (setup() to
+ * teardown()/abandon()) it also sets kapi's kapi_obj_check hook, to
+ * report kapi operations on freed devices (EV_USE_AFTER_FREE).
+ *
+ * The events it publishes (docs/kernel.md, "Events"): every kind but
+ * EV_TRANSITION_BEGIN/END, which the host publishes around cycle().
+ * EV_CB_END of prepare has err 0 for a positive return and the return
+ * value in a; EV_SKIP's b holds DPMK_SKIPF_* facts.
  */
 #ifndef DPMK_ABI_H
 #define DPMK_ABI_H
 
 #include "../core/event/event.h"
 
-#define DPMK_ABI_VERSION 1
+#define DPMK_ABI_VERSION 2
 
 #define DPMK_SIZEOF_MUTEX	64
 #define DPMK_SIZEOF_COMPLETION	64
@@ -41,8 +48,10 @@
 enum dpmk_transition {
 	DPMK_MEM,	/* suspend-to-RAM: SUSPEND, then RESUME (suspend.c) */
 	DPMK_S2IDLE,	/* suspend-to-idle: the same events, no syscore step */
-	DPMK_FREEZE,	/* hibernation image: FREEZE, then THAW, RECOVER on
-			 * error (hibernation_snapshot(), create_image()) */
+	DPMK_FREEZE,	/* hibernation image: FREEZE, then THAW after the
+			 * image; RESTORE when freezing failed or a wake-up
+			 * skipped the image, as in_suspend is still 0 then
+			 * (hibernation_snapshot(), create_image()) */
 	DPMK_POWEROFF,	/* hibernation power-off: HIBERNATE; the power-off
 			 * fails or is tested, so RESTORE follows
 			 * (hibernation_platform_enter()) */
@@ -119,13 +128,35 @@ struct dpmk_device {
 #define DPMK_LINK_DORMANT		(1u << 16)	/* not a DL_FLAG: the link
 							 * stays DL_STATE_DORMANT */
 
+/* EV_SKIP's b: facts an oracle may check the reason against. */
+#define DPMK_SKIPF_RPM_SUSPENDED	1u	/* runtime status suspended */
+#define DPMK_SKIPF_DIRECT_COMPLETE	2u	/* still in direct_complete */
+
 struct dpmk_link {
 	int supplier, consumer;		/* device indices */
 	unsigned int flags;		/* DPMK_LINK_* */
 };
 
+/* struct dpmk_scenario.fixes: the harness stands in for a fix a finding
+ * calls for (docs/kernel.md, "Findings"). */
+#define DPMK_FIX_HOLD_PARENT	1u	/* KV-5: device_del() outside the
+					 * resume phases keeps the parent's
+					 * reference until the device's
+					 * release */
+#define DPMK_FIX_INIT_COMPLETE_ALL 4u	/* KV-7: a new device's completion
+					 * is completed for every waiter, as
+					 * complete_all() did before */
+#define DPMK_FIX_HOLD_PARENT_RESUME 2u	/* 0552e05fdfea's bug: device_del()
+					 * in a resume phase keeps the
+					 * parent's reference until the
+					 * device's release */
+#define DPMK_FIX_SSO_DORMANT	8u	/* KV-1: SYNC_STATE_ONLY links stay
+					 * DORMANT, so the PM core's waits
+					 * skip them */
+
 struct dpmk_scenario {
 	int transition;			/* enum dpmk_transition */
+	unsigned int fixes;		/* DPMK_FIX_* */
 	int pm_async;			/* /sys/power/pm_async */
 	int pm_trace;			/* pm_trace_is_enabled() */
 	/* A wake-up event at this virtual time (microseconds from the run's
@@ -148,15 +179,34 @@ struct dpmk_tree {
 	int abi;			/* DPMK_ABI_VERSION */
 	const char *version;		/* "6.12.118", from the tree's Makefile */
 	const char *main_c;		/* path of the main.c it was built from */
+	/* main.c queues its async jobs with async_schedule() or
+	 * async_schedule_dev(), which run a job in the caller when no
+	 * entry can be allocated (before 7839d0078e0d, "PM: sleep: Fix
+	 * possible deadlocks in core system-wide PM code", 6.8 and the
+	 * stable trees it went to); 0 when it uses
+	 * async_schedule_dev_nocall().  The build reads it off main.c. */
+	int inline_jobs;
+	/* main.c starts a parent's (supplier's) async step when a child
+	 * (consumer) is done, and a child's when its parent is (the 6.16+
+	 * scheme: dpm_async_suspend_superior()); with a bounded async pool
+	 * such steps can take every worker and wait for one still queued
+	 * (finding KV-8; the kernel's pool has 512 workers). */
+	int async_early;
+	/* main.c's device_pm_sleep_init() sets a new device's completion
+	 * with complete(), which lets one waiter through, not
+	 * complete_all() (finding KV-7, the 7.1.5 tree). */
+	int init_complete_once;
 	/* Restore main.c's and the runtime's state as it was at program
 	 * start, then register the scenario's devices (not the DPMK_DEV_LATE
 	 * ones) and links.  s stays valid until abandon().  0, or a negative
 	 * errno. */
 	int (*setup)(const struct dpmk_scenario *s);
 	/* Cycle n of the scenario's transition: every entry point, in the
-	 * kernel's order, with its error handling.  Returns the error the
-	 * first suspend entry point that failed returned, or the wake-up
-	 * abort's; 0 if the system slept and woke. */
+	 * kernel's order, with its error handling.  Returns what the kernel
+	 * function returns: the error the first suspend entry point that
+	 * failed returned, or the wake-up abort's (-EBUSY, -EAGAIN for the
+	 * hibernation power-off); 0 if the system slept and woke, or if a
+	 * wake-up made hibernation skip its image. */
 	int (*cycle)(int n);
 	/* From a hotplug task: unregister the subtree at dev, unless it is
 	 * gone already, as a bus does on hot-unplug. */

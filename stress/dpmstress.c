@@ -3,16 +3,13 @@
  * dpmstress: generate scenarios from a seed, run each on an engine, and
  * let the oracle judge every run.
  *
- *   dpmstress [--variant seed|modern|rwsem] [--seed S] [--iterations N] [--duration SEC]
- *             [--devices MAX] [--fixed-size] [--engine det|threads]
- *             [--fix K,...|all|none] [--jobs J]
- *             [--strategy input|random|pct] [--pct D]
- *             [--perturb N] [--time-scale NS] [--watchdog MS]
- *             [--out DIR] [--replay FILE] [--schedules N] [--search N]
+ *   dpmstress [OPTION]...
  *   dpmstress [--variant V] [--fix K,...] [--search N] --find-schedule FILE
  *
- * Defaults: the threads engine, seed 1, 200 scenarios of up to 32
- * devices, no fixes (the code as posted).
+ * The options are the table below (dpmstress --help prints it;
+ * docs/stress.md, "Options", describes each).  Defaults: the threads
+ * engine, seed 1, 200 scenarios of up to 32 devices, no fixes (the code
+ * as posted).
  *
  * Scenario 0 is directed (generate_directed()) unless --fixed-size, which
  * is for measuring scale; every other scenario i of seed S
@@ -64,60 +61,206 @@
 
 #include "run/replay.h"
 #include "run/settings.h"
+#include "util/xalloc.h"
 
-#define EXIT_USAGE 2
+#include "cli.h"
 
-static void usage_error(const char *fmt, const char *a)
-{
-	fprintf(stderr, "dpmstress: ");
-	fprintf(stderr, fmt, a);
-	fputc('\n', stderr);
-	exit(EXIT_USAGE);
-}
-
-static long long num(const char *flag, const char *v, long long lo,
-		     long long hi)
-{
-	char *end;
-
-	errno = 0;
-	long long x = strtoll(v, &end, 10);
-
-	if (errno || !*v || *end || x < lo || x > hi) {
-		char b[160];
-
-		snprintf(b, sizeof(b), "%s wants a number from %lld to %lld, not '%s'",
-			 flag, lo, hi, v);
-		usage_error("%s", b);
-	}
-	return x;
-}
+enum strategy_kind { STRAT_INPUT, STRAT_RANDOM, STRAT_PCT };
 
 /* ---- options ---- */
-static const struct pm_variant *variant;
+enum {
+	OPT_VARIANT = CLI_FIRST_KEY, OPT_SEED, OPT_ITERATIONS, OPT_DURATION,
+	OPT_DEVICES, OPT_FIXED_SIZE, OPT_ENGINE, OPT_FIX, OPT_JOBS,
+	OPT_STRATEGY, OPT_PCT, OPT_PERTURB, OPT_TIME_SCALE, OPT_WATCHDOG,
+	OPT_OUT, OPT_REPLAY, OPT_SCHEDULES, OPT_SEARCH, OPT_FIND_SCHEDULE,
+	OPT_LIST_VARIANTS, OPT_BYTES,
+};
+
+static const struct cli_option options[] = {
+	{ "variant", OPT_VARIANT, "NAME", "the variant to run (--list-variants; default seed, or the --replay text's header)" },
+	{ "seed", OPT_SEED, "S", "the seed of the scenarios (default 1): the same seed, the same scenarios" },
+	{ "iterations", OPT_ITERATIONS, "N", "scenarios to run (default 200); with --replay on threads, runs of the file" },
+	{ "duration", OPT_DURATION, "SEC", "run for SEC seconds instead of a number of scenarios" },
+	{ "devices", OPT_DEVICES, "MAX", "scenarios of up to MAX devices (default 32)" },
+	{ "fixed-size", OPT_FIXED_SIZE, NULL, "scenarios of exactly MAX devices, and no directed scenario 0 (to measure scale)" },
+	{ "engine", OPT_ENGINE, "det|threads", "the engine (default threads: real threads)" },
+	{ "fix", OPT_FIX, "LIST", "kernel fixes to turn on: knob,...|all|none (default none: as posted); 'list' prints the knobs" },
+	{ "jobs", OPT_JOBS, "J", "J worker processes, each its share of the scenarios (default 1)" },
+	{ "strategy", OPT_STRATEGY, "input|random|pct", "the det engine's schedule (default input: the scenario's schedule bytes)" },
+	{ "pct", OPT_PCT, "D", "PCT with D - 1 priority change points (default 3); implies --strategy pct" },
+	{ "perturb", OPT_PERTURB, "N", "threads: yield or sleep at 1 scheduling point in N (default 4; 0: never)" },
+	{ "time-scale", OPT_TIME_SCALE, "NS", "threads: real nanoseconds per virtual microsecond of callback time (default 1)" },
+	{ "watchdog", OPT_WATCHDOG, "MS", "threads: end a run that outlives MS milliseconds plus 2 ms per device and cycle, exit 3 (default 10000)" },
+	{ "out", OPT_OUT, "DIR", "write the scenarios of findings to DIR (default .)" },
+	{ "replay", OPT_REPLAY, "FILE", "run one scenario (text or crash file) instead of generating them" },
+	{ "schedules", OPT_SCHEDULES, "N", "--replay on det: up to N other schedules after the file's own (default 0)" },
+	{ "search", OPT_SEARCH, "N", "after a threads finding, the det schedule search's length (default 20000; 0: none)" },
+	{ "find-schedule", OPT_FIND_SCHEDULE, "FILE", "only the det schedule search for FILE's 'expect': exit 0 found, 1 not" },
+	{ "list-variants", OPT_LIST_VARIANTS, NULL, "print the registered variants, one per line, tab-separated, and exit" },
+	{ "bytes", OPT_BYTES, NULL, "read the --replay or --find-schedule file as fuzz input bytes, even if it looks like text" },
+	{ NULL, 0, NULL, NULL }
+};
+
+static const struct cli_program program = {
+	.name = "dpmstress",
+	.usage = "[OPTION]...\n--find-schedule FILE [--variant NAME] [--fix LIST] [--search N]\n--fix list [--variant NAME]\n--list-variants",
+	.about = "Generate scenarios from a seed, run each on an engine, and let the oracle judge every run.",
+	.options = options,
+	.footer =
+		"DPMFUZZ_NO_WORKER_LIMIT=1 generates no worker limits, and --replay decodes a crash\n"
+		"file under DPMFUZZ_MAX_DEVICES, as the fuzz targets do (docs/fuzzing.md).\n"
+		"Exit: 0 every run clean, 1 a violation, 2 bad usage or input (one line on stderr), 3 the watchdog ended a run; 66 a ThreadSanitizer report in a run otherwise clean.\n",
+};
+
+/* What a run of dpmstress does: its command line and the DPMFUZZ_*
+ * environment. */
+struct stress_options {
+	const struct pm_variant *variant;	/* NULL until resolved */
+	bool variant_given;	/* else a --replay text's header names it */
+	const char *fix;
+	uint64_t seed;
+	long long iterations, duration;
+	int max_devices;
+	bool fixed_size;
+	bool no_worker_limit;	/* DPMFUZZ_NO_WORKER_LIMIT=1 */
+	enum engine_kind engine;
+	int jobs;
+	enum strategy_kind strategy;
+	int pct_depth;
+	unsigned int perturb;
+	uint64_t time_scale;
+	unsigned int watchdog_ms;
+	const char *out_dir, *replay, *find_schedule;
+	long long schedules, search;
+	bool list_variants;
+	bool bytes;
+};
+
+static struct stress_options cfg = {
+	.fix = "none", .seed = 1, .iterations = 200, .max_devices = 32,
+	.engine = ENGINE_THREADS, .jobs = 1, .strategy = STRAT_INPUT,
+	.pct_depth = 3, .perturb = 4, .time_scale = 1, .watchdog_ms = 10000,
+	.out_dir = ".", .search = 20000,
+};
 /* The DPMFUZZ_* environment (core/run/settings.h). */
 static struct dpm_env env;
-static bool variant_given;
-static const char *fix_spec = "none";
-static uint64_t seed = 1;
-static long long iterations = 200;
-static long long duration;
-static int max_devices = 32;
-static bool no_worker_limit;
-static bool fixed_size;
-static enum engine_kind engine = ENGINE_THREADS;
-static int jobs = 1;
-static enum { STRAT_INPUT, STRAT_RANDOM, STRAT_PCT } strategy = STRAT_INPUT;
-static int pct_depth = 3;
-static unsigned int perturb = 4;
-static uint64_t time_scale = 1;
-static unsigned int watchdog_ms = 10000;
-static const char *out_dir = ".";
-static const char *replay;
-static long long schedules;
-static long long search = 20000;
-static const char *find_schedule;
 static struct run_opts opts;
+
+/* A number option into *to; -1 (err set) when out of [lo, hi]. */
+#define NUMBER(flag, lo, hi, to)                                              \
+	do {                                                                  \
+		long long n_;                                                 \
+		if (cli_number(flag, arg, lo, hi, &n_, err, errlen))          \
+			return -1;                                            \
+		(to) = n_;                                                    \
+	} while (0)
+
+/* The command line into cfg: 0 to run, 1 to exit 0 (--help,
+ * --version), -1 bad usage (err). */
+static int parse_args(int argc, char **argv, char *err, size_t errlen)
+{
+	static const char *const engines[] = { "det", "threads", NULL };
+	static const char *const strategies[] = { "input", "random", "pct", NULL };
+	const char *arg;
+	int c, k;
+
+	while ((c = cli_next(&program, argc, argv, &arg, err, errlen)) != CLI_END) {
+		switch (c) {
+		case CLI_ERROR:
+			return -1;
+		case CLI_HELP:
+			cli_help(&program, stdout);
+			return 1;
+		case CLI_VERSION:
+			cli_version(&program, stdout);
+			return 1;
+		case OPT_VARIANT:
+			cfg.variant_given = true;
+			cfg.variant = variant_find(arg);
+			if (!cfg.variant) {
+				snprintf(err, errlen, "no variant '%.60s' (variants: %s)",
+					 arg, variant_names());
+				return -1;
+			}
+			break;
+		case OPT_SEED:
+			NUMBER("--seed", 0, 1LL << 62, cfg.seed);
+			break;
+		case OPT_ITERATIONS:
+			NUMBER("--iterations", 1, 1LL << 40, cfg.iterations);
+			break;
+		case OPT_DURATION:
+			NUMBER("--duration", 1, 1LL << 30, cfg.duration);
+			break;
+		case OPT_DEVICES:
+			NUMBER("--devices", 1, 10000000, cfg.max_devices);
+			break;
+		case OPT_FIXED_SIZE:
+			cfg.fixed_size = true;
+			break;
+		case OPT_ENGINE:
+			if ((k = cli_choice("--engine", arg, engines, err, errlen)) < 0)
+				return -1;
+			cfg.engine = k ? ENGINE_THREADS : ENGINE_DET;
+			break;
+		case OPT_FIX:
+			cfg.fix = arg;
+			break;
+		case OPT_JOBS:
+			NUMBER("--jobs", 1, 256, cfg.jobs);
+			break;
+		case OPT_STRATEGY:
+			if ((k = cli_choice("--strategy", arg, strategies, err, errlen)) < 0)
+				return -1;
+			cfg.strategy = (enum strategy_kind)k;
+			break;
+		case OPT_PCT:
+			NUMBER("--pct", 1, 17, cfg.pct_depth);
+			cfg.strategy = STRAT_PCT;
+			break;
+		case OPT_PERTURB:
+			NUMBER("--perturb", 0, 1 << 20, cfg.perturb);
+			break;
+		case OPT_TIME_SCALE:
+			NUMBER("--time-scale", 0, 1000000, cfg.time_scale);
+			break;
+		case OPT_WATCHDOG:
+			NUMBER("--watchdog", 10, 3600000, cfg.watchdog_ms);
+			break;
+		case OPT_OUT:
+			cfg.out_dir = arg;
+			break;
+		case OPT_REPLAY:
+			cfg.replay = arg;
+			break;
+		case OPT_SCHEDULES:
+			NUMBER("--schedules", 0, 1LL << 40, cfg.schedules);
+			break;
+		case OPT_SEARCH:
+			NUMBER("--search", 0, 1LL << 40, cfg.search);
+			break;
+		case OPT_FIND_SCHEDULE:
+			cfg.find_schedule = arg;
+			break;
+		case OPT_BYTES:
+			cfg.bytes = true;
+			break;
+		case OPT_LIST_VARIANTS:
+			cfg.list_variants = true;
+			break;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%.100s' (dpmstress --help lists the options)",
+			 argv[optind]);
+		return -1;
+	}
+	if (!*cfg.out_dir) {
+		snprintf(err, errlen, "--out wants a directory, not ''");
+		return -1;
+	}
+	return 0;
+}
 
 /* ---- randomness ---- */
 static uint64_t splitmix(uint64_t *s)
@@ -148,7 +291,7 @@ static const int errs[] = { -EIO, -EBUSY, -ENODEV, -ENOMEM };
 static void generate_directed(struct scenario *s)
 {
 	scenario_init(s);
-	s->ndev = max_devices < 33 ? max_devices : 33;
+	s->ndev = cfg.max_devices < 33 ? cfg.max_devices : 33;
 	s->dev = calloc((size_t)s->ndev, sizeof(*s->dev));
 	s->act = calloc(1, sizeof(*s->act));
 	if (!s->dev || !s->act)
@@ -169,9 +312,9 @@ static void generate_directed(struct scenario *s)
 
 static void generate(uint64_t i, struct scenario *s)
 {
-	uint64_t r = seed * 0x100000001b3ULL ^ (i + 1) * 0x9e3779b97f4a7c15ULL;
+	uint64_t r = cfg.seed * 0x100000001b3ULL ^ (i + 1) * 0x9e3779b97f4a7c15ULL;
 
-	if (i == 0 && !fixed_size) {
+	if (i == 0 && !cfg.fixed_size) {
 		generate_directed(s);
 		return;
 	}
@@ -181,9 +324,9 @@ static void generate(uint64_t i, struct scenario *s)
 	s->cycles = 1 + (int)below(&r, 3);
 	s->inline_every = below(&r, 8) == 0 ? 2 + (unsigned)below(&r, 4) : 0;
 	s->worker_limit = below(&r, 8) == 0 ? 1 + (unsigned)below(&r, 4) : 0;
-	if (no_worker_limit)	/* DPMFUZZ_NO_WORKER_LIMIT=1, as the fuzz targets */
+	if (cfg.no_worker_limit)	/* DPMFUZZ_NO_WORKER_LIMIT=1, as the fuzz targets */
 		s->worker_limit = 0;
-	s->ndev = fixed_size ? max_devices : 1 + (int)below(&r, max_devices);
+	s->ndev = cfg.fixed_size ? cfg.max_devices : 1 + (int)below(&r, cfg.max_devices);
 	s->dev = calloc((size_t)s->ndev, sizeof(*s->dev));
 	if (!s->dev)
 		abort();
@@ -216,19 +359,33 @@ static void generate(uint64_t i, struct scenario *s)
 	 * devices, runtime-suspended leaves of the tree, pm-waits.  Drawn
 	 * only for such a variant, so the others' scenarios stay as they
 	 * were. */
-	for (int d = 0; variant->features && d < s->ndev; d++) {
+	for (int d = 0; cfg.variant->features && d < s->ndev; d++) {
 		struct scn_device *v = &s->dev[d];
 
-		if ((variant->features & VF_LINKS) && d && below(&r, 8) == 0)
+		if ((cfg.variant->features & VF_LINKS) && d && below(&r, 8) == 0)
 			v->sup[v->nsup++] = (int)below(&r, (uint64_t)d);
-		if ((variant->features & VF_DIRECT_COMPLETE) && below(&r, 4) == 0)
+		if ((cfg.variant->features & VF_DIRECT_COMPLETE) && below(&r, 4) == 0)
 			v->beh.rpm_suspended = true;
-		if ((variant->features & VF_PM_WAIT) && below(&r, 30) == 0) {
+		if ((cfg.variant->features & VF_PM_WAIT) && below(&r, 30) == 0) {
 			int t = (int)below(&r, (uint64_t)s->ndev);
 
 			if (t != d)
 				v->beh.pm_wait_for = t + 1;
 		}
+	}
+	/* The kernel trees' features (transitions, wake-ups, DPM flags,
+	 * levels, syscore, late devices ...), drawn as the fuzz targets'
+	 * decoder reads them; a third of the devices get some. */
+	if (cfg.variant->features & (VF_TRANSITIONS | VF_PM_STACK)) {
+		uint8_t *b = dpm_xcalloc((size_t)s->ndev * 2, 1);
+
+		for (int d = 0; d < s->ndev; d++)
+			if (below(&r, 3) == 0) {
+				b[2 * d] = (uint8_t)splitmix(&r);
+				b[2 * d + 1] = (uint8_t)splitmix(&r);
+			}
+		scenario_add_kernel_features(s, (uint8_t)splitmix(&r), b);
+		free(b);
 	}
 	for (int d = 0; d < s->ndev; d++) {
 		/* A resume callback now and then unregisters a child. */
@@ -340,14 +497,14 @@ static void strategy_reset(uint64_t key, const struct scenario *s)
 	st.low = 1ULL << 30;
 	if (st.prio)
 		memset(st.prio, 0, sizeof(*st.prio) * (size_t)st.nprio);
-	st.nchange = pct_depth - 1 > 16 ? 16 : pct_depth - 1;
+	st.nchange = cfg.pct_depth - 1 > 16 ? 16 : cfg.pct_depth - 1;
 	/* Change points spread over the expected number of choices. */
 	uint64_t k = 50 + 20 * (uint64_t)s->ndev * (uint64_t)s->cycles;
 
 	for (int c = 0; c < st.nchange; c++)
 		st.change[c] = 1 + below(&st.rng, k);
-	opts.choose = strategy == STRAT_RANDOM ? random_choose :
-		      strategy == STRAT_PCT ? pct_choose : NULL;
+	opts.choose = cfg.strategy == STRAT_RANDOM ? random_choose :
+		      cfg.strategy == STRAT_PCT ? pct_choose : NULL;
 	opts.choose_ctx = &st;
 }
 
@@ -362,8 +519,8 @@ static char last_file[4096];
 
 static const char *strategy_name(void)
 {
-	return strategy == STRAT_RANDOM ? "random" :
-	       strategy == STRAT_PCT ? "pct" : "input";
+	return cfg.strategy == STRAT_RANDOM ? "random" :
+	       cfg.strategy == STRAT_PCT ? "pct" : "input";
 }
 
 /* The knobs on, as --fix takes them ("none" for none). */
@@ -371,7 +528,7 @@ static const char *fixes_spelled(void)
 {
 	static char fixes[KNOBS_TEXT_MAX];
 
-	knobs_format(variant, opts.fixes, fixes, sizeof(fixes));
+	knobs_format(cfg.variant, opts.fixes, fixes, sizeof(fixes));
 	return fixes;
 }
 
@@ -384,19 +541,19 @@ static void save_scenario(const struct scenario *s, uint64_t index,
 {
 	struct scenario copy = *s;
 
-	if (engine == ENGINE_DET && opts.choose) {
+	if (cfg.engine == ENGINE_DET && opts.choose) {
 		/* The strategy's choices become the schedule bytes. */
 		copy.sched = st.rec;
 		copy.nsched = st.nrec;
 		if (!st.rec_exact)
 			printf("dpmstress: a choice had more than 256 candidates: the saved schedule may not replay exactly\n");
 	}
-	snprintf(copy.variant, sizeof(copy.variant), "%s", variant->name);
+	snprintf(copy.variant, sizeof(copy.variant), "%s", cfg.variant->name);
 	snprintf(copy.fixes, sizeof(copy.fixes), "%s", opts.fixes ? fixes_spelled() : "");
 	snprintf(copy.expect, sizeof(copy.expect), "%s", expect ? expect : "");
 	snprintf(last_file, sizeof(last_file), "%s/dpmstress-%s-seed%llu-%llu.scenario",
-		 out_dir, engine == ENGINE_DET ? "det" : "threads",
-		 (unsigned long long)seed, (unsigned long long)index);
+		 cfg.out_dir, cfg.engine == ENGINE_DET ? "det" : "threads",
+		 (unsigned long long)cfg.seed, (unsigned long long)index);
 	char *txt = scenario_print(&copy);
 	FILE *f = fopen(last_file, "w");
 
@@ -417,13 +574,13 @@ static void print_threads_replay(const char *lead, const char *file,
 				 long long times)
 {
 	printf("%sdpmstress --engine threads --variant %s --fix %s --replay %s --iterations %lld\n",
-	       lead, variant->name, fixes_spelled(), file, times);
+	       lead, cfg.variant->name, fixes_spelled(), file, times);
 }
 
 /* The command that shows it on the det engine: schedule k of the search. */
 static void print_dpmrepro(const char *file, long k, const char *note)
 {
-	printf(REPRODUCE "dpmrepro --variant %s --fix %s", variant->name,
+	printf(REPRODUCE "dpmrepro --variant %s --fix %s", cfg.variant->name,
 	       fixes_spelled());
 	if (k)
 		printf(" --schedules %ld", k);
@@ -438,15 +595,15 @@ static void print_dpmrepro(const char *file, long k, const char *note)
 static void find_det_schedule(const char *file)
 {
 	char n[32];
-	char *args[] = { "dpmstress", "--variant", (char *)variant->name,
+	char *args[] = { "dpmstress", "--variant", (char *)cfg.variant->name,
 			 "--fix", (char *)fixes_spelled(), "--search", n,
 			 "--find-schedule", (char *)file, NULL };
 	extern char **environ;
 	pid_t pid;
 	int rc, status;
 
-	snprintf(n, sizeof(n), "%lld", search);
-	if (!search) {
+	snprintf(n, sizeof(n), "%lld", cfg.search);
+	if (!cfg.search) {
 		printf("dpmstress: no det search (--search 0); the finding replays on real threads:\n");
 		print_threads_replay(REPRODUCE, file, 1000);
 		return;
@@ -469,7 +626,7 @@ static void save_violation(const struct scenario *s, const struct run_result *r,
 {
 	printf("dpmfuzz: VIOLATION %s: %s\n", inv_name(r->id), r->msg);
 	save_scenario(s, index, inv_name(r->id), "");
-	if (engine == ENGINE_DET) {
+	if (cfg.engine == ENGINE_DET) {
 		print_dpmrepro(last_file, 0, "");
 	} else {
 		if (r->id == INV_LIVENESS)
@@ -505,7 +662,7 @@ static void report_race(const struct scenario *s, uint64_t index)
 	       (unsigned long long)index);
 	save_scenario(s, index, NULL,
 		      "# ThreadSanitizer reported a data race in this scenario\n");
-	if (engine == ENGINE_THREADS) {
+	if (cfg.engine == ENGINE_THREADS) {
 		printf("dpmstress: no dpmrepro command reproduces a data race: the det engine runs one task at a time, so its tasks never race; it replays on real threads in a ThreadSanitizer build:\n");
 		print_threads_replay(REPRODUCE, last_file, 10);
 	} else {
@@ -548,8 +705,8 @@ static bool run_one(struct scenario *s, uint64_t index)
 
 	current_index = index;
 	races_before = __atomic_load_n(&races, __ATOMIC_RELAXED);
-	if (engine == ENGINE_DET)
-		strategy_reset(seed ^ (index * 0x2545f4914f6cdd1dULL), s);
+	if (cfg.engine == ENGINE_DET)
+		strategy_reset(cfg.seed ^ (index * 0x2545f4914f6cdd1dULL), s);
 	dpm_run(s, &opts, &r);
 	sum.scenarios++;
 	sum.transitions += s->cycles;
@@ -587,10 +744,10 @@ static void run_share(int job)
 {
 	double start = now_s(), last = start;
 
-	for (long long i = job; i < iterations || duration; i += jobs) {
+	for (long long i = job; i < cfg.iterations || cfg.duration; i += cfg.jobs) {
 		double t = now_s();
 
-		if (duration && t - start >= (double)duration)
+		if (cfg.duration && t - start >= (double)cfg.duration)
 			break;
 		if (t - last >= 5.0) {
 			last = t;
@@ -606,16 +763,19 @@ static void run_share(int job)
 	sum.seconds = now_s() - start;
 }
 
-/* A scenario file, read as dpmrepro reads it (core/run/replay.c). */
-static void load(const char *flag, const char *path, struct scenario *s)
+/* A scenario file, read as dpmrepro reads it (core/run/replay.c): 0, or
+ * -1 with "FLAG: reason" in err. */
+static int load(const char *flag, const char *path, struct scenario *s,
+		char *err, size_t errlen)
 {
-	char err[512], m[600];
+	char e[512];
 	bool text;
 
-	if (dpm_load_file(path, &env.limits, s, &text, err, sizeof(err))) {
-		snprintf(m, sizeof(m), "%s: %s", flag, err);
-		usage_error("%s", m);
+	if (dpm_load_file(path, &env.limits, cfg.bytes, s, &text, e, sizeof(e))) {
+		snprintf(err, errlen, "%s: %s", flag, e);
+		return -1;
 	}
+	return 0;
 }
 
 /*
@@ -624,24 +784,22 @@ static void load(const char *flag, const char *path, struct scenario *s)
  * line; prints the end of a threads finding's report: the dpmrepro
  * command that shows it, exit 0, or that none does, exit 1.
  */
-static int do_find_schedule(const char *file)
+static int do_find_schedule(struct scenario s, const char *file)
 {
 	static struct run_result r;
-	struct scenario s;
 	int want;
 	long k;
 
-	load("--find-schedule", file, &s);
 	want = dpm_expected(&s);
 	opts.engine = ENGINE_DET;
 	opts.choose = NULL;
 	opts.on_fatal = NULL;
-	k = dpm_schedule_search(&s, &opts, search, want, &r);
+	k = dpm_schedule_search(&s, &opts, cfg.search, want, &r);
 	scenario_free(&s);
 	if (k < 0) {
 		printf("dpmstress: neither the scenario's own det schedule nor %lld more of dpmrepro's search show %s, so no dpmrepro command reproduces it (a longer det search: dpmstress --engine det --variant %s --fix %s --replay %s --strategy pct --schedules 100000); it replays on real threads:\n",
-		       search, want < 0 ? "a violation" : inv_name(want),
-		       variant->name, fixes_spelled(), file);
+		       cfg.search, want < 0 ? "a violation" : inv_name(want),
+		       cfg.variant->name, fixes_spelled(), file);
 		print_threads_replay(REPRODUCE, file, 1000);
 		fflush(stdout);
 		return 1;
@@ -667,19 +825,19 @@ static int do_replay(void)
 	struct scenario s = replay_scn;
 	double start = now_s();
 
-	if (engine == ENGINE_THREADS) {
-		for (long long i = 0; i < iterations; i++)
+	if (cfg.engine == ENGINE_THREADS) {
+		for (long long i = 0; i < cfg.iterations; i++)
 			if (run_one(&s, (uint64_t)i))
 				break;
 	} else {
 		/* As written first, then other schedules. */
-		int saved = strategy;
+		int saved = cfg.strategy;
 
-		strategy = STRAT_INPUT;
+		cfg.strategy = STRAT_INPUT;
 		bool bad = run_one(&s, 0);
 
-		strategy = saved == STRAT_INPUT ? STRAT_RANDOM : saved;
-		for (long long k = 1; !bad && k <= schedules; k++) {
+		cfg.strategy = saved == STRAT_INPUT ? STRAT_RANDOM : saved;
+		for (long long k = 1; !bad && k <= cfg.schedules; k++) {
 			/* The strategy's choices, written back as bytes, so
 			 * the saved scenario replays on its own. */
 			bad = run_one(&s, (uint64_t)k);
@@ -691,130 +849,86 @@ static int do_replay(void)
 	return sum.violations ? 1 : 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * The options checked against their files and the registry, into opts:
+ * the variant (--variant, else a --replay text's header, else seed), the
+ * knobs, the --replay or --find-schedule file.  0, or -1 with err.
+ */
+static int resolve(struct scenario *find, char *err, size_t errlen)
 {
-	char err[256];
-
-	if (dpm_env_read(&env, err, sizeof(err)))
-		usage_error("%s", err);
-	no_worker_limit = env.limits.no_worker_limit;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes = true;
-
-		if (!strcmp(a, "--fixed-size")) {
-			fixed_size = true;
-			takes = false;
-		} else if (!v) {
-			usage_error("%s needs a value (or is unknown; see the header of stress/dpmstress.c)", a);
-		} else if (!strcmp(a, "--variant")) {
-			variant_given = true;
-			variant = variant_find(v);
-			if (!variant) {
-				char m[256];
-
-				snprintf(m, sizeof(m), "no variant '%%s' (variants: %s)",
-					 variant_names());
-				usage_error(m, v);
-			}
-		} else if (!strcmp(a, "--seed")) {
-			seed = (uint64_t)num(a, v, 0, 1LL << 62);
-		} else if (!strcmp(a, "--iterations")) {
-			iterations = num(a, v, 1, 1LL << 40);
-		} else if (!strcmp(a, "--duration")) {
-			duration = num(a, v, 1, 1LL << 30);
-		} else if (!strcmp(a, "--devices")) {
-			max_devices = (int)num(a, v, 1, 10000000);
-		} else if (!strcmp(a, "--engine")) {
-			if (!strcmp(v, "det"))
-				engine = ENGINE_DET;
-			else if (!strcmp(v, "threads"))
-				engine = ENGINE_THREADS;
-			else
-				usage_error("--engine is det or threads, not '%s'", v);
-		} else if (!strcmp(a, "--fix")) {
-			fix_spec = v;
-		} else if (!strcmp(a, "--jobs")) {
-			jobs = (int)num(a, v, 1, 256);
-		} else if (!strcmp(a, "--strategy")) {
-			if (!strcmp(v, "input"))
-				strategy = STRAT_INPUT;
-			else if (!strcmp(v, "random"))
-				strategy = STRAT_RANDOM;
-			else if (!strcmp(v, "pct"))
-				strategy = STRAT_PCT;
-			else
-				usage_error("--strategy is input, random or pct, not '%s'", v);
-		} else if (!strcmp(a, "--pct")) {
-			pct_depth = (int)num(a, v, 1, 17);
-			strategy = STRAT_PCT;
-		} else if (!strcmp(a, "--perturb")) {
-			perturb = (unsigned)num(a, v, 0, 1 << 20);
-		} else if (!strcmp(a, "--time-scale")) {
-			time_scale = (uint64_t)num(a, v, 0, 1000000);
-		} else if (!strcmp(a, "--watchdog")) {
-			watchdog_ms = (unsigned)num(a, v, 10, 3600000);
-		} else if (!strcmp(a, "--out")) {
-			out_dir = v;
-		} else if (!strcmp(a, "--replay")) {
-			replay = v;
-		} else if (!strcmp(a, "--schedules")) {
-			schedules = num(a, v, 0, 1LL << 40);
-		} else if (!strcmp(a, "--search")) {
-			search = num(a, v, 0, 1LL << 40);
-		} else if (!strcmp(a, "--find-schedule")) {
-			find_schedule = v;
-		} else {
-			usage_error("unknown option '%s' (see the header of stress/dpmstress.c)", a);
-		}
-		if (takes)
-			i++;
-	}
 	const char *bad;
 	size_t bl;
 
-	if (!variant)
-		variant = variant_find("seed");
-	if (replay) {
-		load("--replay", replay, &replay_scn);
-		if (!variant_given && replay_scn.variant[0] &&
-		    !(variant = variant_find(replay_scn.variant))) {
-			char m[256];
-
-			snprintf(m, sizeof(m), "%s: no variant '%%s' (variants: %s)",
-				 replay, variant_names());
-			usage_error(m, replay_scn.variant);
+	if (dpm_env_read(&env, err, errlen))
+		return -1;
+	cfg.no_worker_limit = env.limits.no_worker_limit;
+	if (!cfg.variant)
+		cfg.variant = variant_find("seed");
+	if (cfg.replay) {
+		if (load("--replay", cfg.replay, &replay_scn, err, errlen))
+			return -1;
+		if (!cfg.variant_given && replay_scn.variant[0] &&
+		    !(cfg.variant = variant_find(replay_scn.variant))) {
+			snprintf(err, errlen, "%.200s: no variant '%s' (variants: %s)",
+				 cfg.replay, replay_scn.variant, variant_names());
+			return -1;
 		}
 	}
-	if (knobs_parse(variant, fix_spec, &opts.fixes, &bad, &bl) < 0) {
-		char b[128];
-
-		snprintf(b, sizeof(b), "%.*s", (int)bl, bad);
-		usage_error("--fix: no knob '%s' in this variant", b);
+	if (knobs_parse(cfg.variant, cfg.fix, &opts.fixes, &bad, &bl) < 0) {
+		snprintf(err, errlen, "--fix: no knob '%.*s' in this variant (dpmstress --fix list shows them)",
+			 (int)(bl > 60 ? 60 : bl), bad);
+		return -1;
 	}
-	opts.variant = variant;
-	opts.engine = engine;
-	opts.threads.seed = seed;
-	opts.threads.perturb = perturb;
-	opts.threads.ns_per_virtual_us = time_scale;
-	opts.threads.watchdog_ms = watchdog_ms;
+	if (cfg.find_schedule &&
+	    load("--find-schedule", cfg.find_schedule, find, err, errlen))
+		return -1;
+	opts.variant = cfg.variant;
+	opts.engine = cfg.engine;
+	opts.threads.seed = cfg.seed;
+	opts.threads.perturb = cfg.perturb;
+	opts.threads.ns_per_virtual_us = cfg.time_scale;
+	opts.threads.watchdog_ms = cfg.watchdog_ms;
 	opts.on_fatal = on_fatal;
-	if (find_schedule)
-		return do_find_schedule(find_schedule);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct scenario find;
+	char err[1024];
+	int rc = parse_args(argc, argv, err, sizeof(err));
+
+	if (rc > 0)
+		return 0;
+	if (rc == 0 && cfg.list_variants) {
+		variants_list(stdout);
+		return 0;
+	}
+	if (rc == 0 && !strcmp(cfg.fix, "list")) {
+		knobs_list(cfg.variant ? cfg.variant : variant_find("seed"), stdout);
+		return 0;
+	}
+	if (rc == 0)
+		rc = resolve(&find, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "dpmstress: %s\n", err);
+		return 2;
+	}
+	if (cfg.find_schedule)
+		return do_find_schedule(find, cfg.find_schedule);
 	char fixes[KNOBS_TEXT_MAX];
 
-	knobs_format(variant, opts.fixes, fixes, sizeof(fixes));
+	knobs_format(cfg.variant, opts.fixes, fixes, sizeof(fixes));
 	printf("dpmstress: variant %s, fixes %s, engine %s, strategy %s, seed %llu, %s %lld, devices <= %d%s, jobs %d\n",
-	       variant->name, fixes, engine == ENGINE_DET ? "det" : "threads",
-	       engine == ENGINE_DET ? strategy_name() : "perturbed",
-	       (unsigned long long)seed, duration ? "seconds" : "iterations",
-	       duration ? duration : iterations, max_devices,
-	       fixed_size ? " (fixed)" : "", jobs);
+	       cfg.variant->name, fixes, cfg.engine == ENGINE_DET ? "det" : "threads",
+	       cfg.engine == ENGINE_DET ? strategy_name() : "perturbed",
+	       (unsigned long long)cfg.seed, cfg.duration ? "seconds" : "iterations",
+	       cfg.duration ? cfg.duration : cfg.iterations, cfg.max_devices,
+	       cfg.fixed_size ? " (fixed)" : "", cfg.jobs);
 	fflush(stdout);
-	if (replay)
+	if (cfg.replay)
 		return do_replay();
-	if (jobs == 1) {
+	if (cfg.jobs == 1) {
 		run_share(0);
 		print_summary();
 		return sum.violations ? 1 : 0;
@@ -823,9 +937,12 @@ int main(int argc, char **argv)
 	int fds[256][2];
 	pid_t pids[256];
 
-	for (int j = 0; j < jobs; j++) {
-		if (pipe(fds[j]))
-			usage_error("cannot create a pipe: %s", strerror(errno));
+	for (int j = 0; j < cfg.jobs; j++) {
+		if (pipe(fds[j])) {
+			fprintf(stderr, "dpmstress: cannot create a pipe: %s\n",
+				strerror(errno));
+			return 2;
+		}
 		pids[j] = fork();
 		if (pids[j] == 0) {
 			close(fds[j][0]);
@@ -840,7 +957,7 @@ int main(int argc, char **argv)
 	double secs = 0;
 	long long by[NR_INV] = { 0 }, sc = 0, tr = 0, vi = 0;
 
-	for (int j = 0; j < jobs; j++) {
+	for (int j = 0; j < cfg.jobs; j++) {
 		int status;
 
 		if (read(fds[j][0], &sum, sizeof(sum)) == sizeof(sum)) {

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# AFL++ smoke run.  Builds every fuzzers/fuzz_<unit>.c with the afl preset
-# (afl-clang-fast, linked with AFL++'s libFuzzer driver) in BUILD-DIR,
-# then runs afl-fuzz on fuzz_seed, from corpus/seed with fuzzers/seed.dict,
+# AFL++ smoke run.  Configures the afl preset (afl-clang-fast, linked with
+# AFL++'s libFuzzer driver) in BUILD-DIR and builds every target its
+# fuzzers/fuzz-targets.tsv lists, then runs afl-fuzz on the first (the
+# registry's first variant, fuzz_seed), from its corpus/<corpus>/ with
+# the dictionary its fuzzers/<corpus>.options names,
 # for 20000 executions (-E, a fixed RNG seed) with every kernel fix on,
 # and reads its fuzzer_stats: the run must end by reaching that count,
 # load every dictionary entry, and save no crash.  A crash is kept in
@@ -17,13 +19,22 @@ bdir=$2
 for c in afl-fuzz afl-clang-fast; do
 	command -v "$c" >/dev/null || { echo "afl_smoke: no $c, afl++ is not installed (skipped)"; exit 77; }
 done
-mapfile -t units < <(cd "$src/fuzzers" && ls fuzz_*.c 2>/dev/null | sed 's/^fuzz_\(.*\)\.c$/\1/')
-[ ${#units[@]} -gt 0 ] || fail "no fuzzers/fuzz_*.c in $src"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if ! { (cd "$src" && cmake --preset afl -B "$bdir") &&
-	cmake --build "$bdir" -j "$(nproc)" --target "${units[@]/#/fuzz_}"; } >"$tmp/build.log" 2>&1; then
+if ! (cd "$src" && cmake --preset afl -B "$bdir") >"$tmp/build.log" 2>&1; then
+	tail -30 "$tmp/build.log"
+	fail "configuring the afl preset failed"
+fi
+targets=()
+while IFS=$'\t' read -r t _variant _corpus; do
+	targets+=("$t")
+done <"$bdir/fuzzers/fuzz-targets.tsv"
+[ ${#targets[@]} -gt 0 ] || fail "$bdir/fuzzers/fuzz-targets.tsv lists no target"
+IFS=$'\t' read -r target _variant corpus <"$bdir/fuzzers/fuzz-targets.tsv"
+dict=$src/fuzzers/$(sed -n 's/^dict[[:space:]]*=[[:space:]]*\([^[:space:]]*\).*/\1/p' "$src/fuzzers/$corpus.options")
+[ -f "$dict" ] || fail "fuzzers/$corpus.options names no dictionary"
+if ! cmake --build "$bdir" -j "$(nproc)" --target "${targets[@]}" >"$tmp/build.log" 2>&1; then
 	tail -30 "$tmp/build.log"
 	fail "the afl preset build failed"
 fi
@@ -31,8 +42,8 @@ fi
 execs=20000
 if ! env -u AFL_BENCH_UNTIL_CRASH AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
 	AFL_NO_UI=1 AFL_NO_AFFINITY=1 DPMFUZZ_FIX=all \
-	afl-fuzz -i "$src/corpus/seed" -o "$tmp/out" -x "$src/fuzzers/seed.dict" \
-	-s 1 -t 5000 -E "$execs" -- "$bdir/fuzzers/fuzz_seed" >"$tmp/afl.log" 2>&1; then
+	afl-fuzz -i "$src/corpus/$corpus" -o "$tmp/out" -x "$dict" \
+	-s 1 -t 5000 -E "$execs" -- "$bdir/fuzzers/$target" >"$tmp/afl.log" 2>&1; then
 	sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' "$tmp/afl.log" | tail -20
 	fail "afl-fuzz failed"
 fi
@@ -43,9 +54,9 @@ done_=$(field execs_done)
 crashes=$(field saved_crashes)
 [ -n "$crashes" ] || crashes=$(field unique_crashes)
 [ -n "$done_" ] && [ -n "$crashes" ] || fail "fuzzer_stats has no execs_done or saved_crashes"
-want=$(grep -cv '^[[:space:]]*\(#\|$\)' "$src/fuzzers/seed.dict")
+want=$(grep -cv '^[[:space:]]*\(#\|$\)' "$dict")
 grep -q "Loaded a total of $want extras" "$tmp/afl.log" ||
-	fail "afl-fuzz did not load the $want entries of fuzzers/seed.dict"
+	fail "afl-fuzz did not load the $want entries of $dict"
 files=$(find "$tmp/out/default/crashes" -type f ! -name README.txt | wc -l)
 if [ "$crashes" -ne 0 ] || [ "$files" -ne 0 ]; then
 	rm -rf "$bdir/afl-smoke-crashes"
@@ -53,4 +64,4 @@ if [ "$crashes" -ne 0 ] || [ "$files" -ne 0 ]; then
 	fail "afl-fuzz saved $crashes crashes ($bdir/afl-smoke-crashes; dpmrepro --fix all FILE explains one)"
 fi
 [ "$done_" -ge "$execs" ] || fail "afl-fuzz stopped after $done_ executions, before $execs"
-echo "afl_smoke: ok, ${#units[@]} targets built; fuzz_seed: $done_ executions, $(field corpus_found) new paths, no crash"
+echo "afl_smoke: ok, ${#targets[@]} targets built; $target: $done_ executions, $(field corpus_found) new paths, no crash"

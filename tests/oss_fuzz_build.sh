@@ -5,7 +5,8 @@
 # source in $SRC/dpmfuzz, build.sh copied to $SRC (as the Dockerfile
 # does), `bash -eux $SRC/build.sh` from $SRC/dpmfuzz with only the base
 # image's variables set.  Then it removes $SRC and $WORK, so nothing but
-# $OUT is left, and checks for every fuzzers/fuzz_<unit>.c:
+# $OUT is left, and checks for every target the build listed (its
+# fuzzers/fuzz-targets.tsv, read before $WORK goes):
 #   - $OUT has fuzz_<unit>, .options, .dict and _seed_corpus.zip;
 #   - every compile command carried $CFLAGS as given (no -O2, no -DNDEBUG);
 #   - the target is built with ASan and libFuzzer;
@@ -13,7 +14,7 @@
 #     section, key = value, dict next to the target), and libFuzzer takes
 #     every flag from it and loads the whole dictionary;
 #   - 1000 runs (-runs=1000 -seed=1) with those flags exit 0;
-#   - the zip holds the files of corpus/<unit>/, and replaying them
+#   - the zip holds the files of corpus/<corpus>/, and replaying them
 #     (-runs=0) exits 0 having read them all.
 # DPMFUZZ_FIX=all: every kernel fix on, so nothing may be found.
 #   oss_fuzz_build.sh SOURCE-DIR
@@ -23,9 +24,6 @@ fail() { echo "oss_fuzz_build: $*" >&2; exit 1; }
 src=$(cd "$1" 2>/dev/null && pwd) || { echo "oss_fuzz_build: no directory $1" >&2; exit 2; }
 [ -f "$src/.clusterfuzzlite/build.sh" ] ||
 	{ echo "oss_fuzz_build: $src has no .clusterfuzzlite/build.sh" >&2; exit 2; }
-
-mapfile -t units < <(cd "$src/fuzzers" && ls fuzz_*.c 2>/dev/null | sed 's/^fuzz_\(.*\)\.c$/\1/')
-[ ${#units[@]} -gt 0 ] || fail "no fuzzers/fuzz_*.c in $src"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -52,7 +50,15 @@ if ! (cd "$SRC/dpmfuzz" && env -i PATH="$PATH" HOME="$tmp" \
 	fail "build.sh failed"
 fi
 
-# The compile commands, before $WORK goes.
+# The targets and the compile commands, before $WORK goes.
+tsv=$WORK/dpmfuzz-build/fuzzers/fuzz-targets.tsv
+[ -s "$tsv" ] || fail "the build wrote no fuzzers/fuzz-targets.tsv under \$WORK"
+targets=() corpora=()
+while IFS=$'\t' read -r t _variant c; do
+	targets+=("$t")
+	corpora+=("$c")
+done <"$tsv"
+[ ${#targets[@]} -gt 0 ] || fail "$tsv lists no target"
 cc_json=$(find "$WORK" -name compile_commands.json | head -1)
 [ -n "$cc_json" ] || fail "no compile_commands.json under \$WORK"
 python3 - "$cc_json" "$cflags" <<'PY' || exit 1
@@ -90,8 +96,8 @@ for k, v in c.items("libfuzzer"):
 PY
 }
 
-for u in "${units[@]}"; do
-	t=fuzz_$u
+for i in "${!targets[@]}"; do
+	t=${targets[$i]} c=${corpora[$i]}
 	for f in "$t" "$t.options" "$t.dict" "${t}_seed_corpus.zip"; do
 		[ -s "$OUT/$f" ] || fail "$f is missing from \$OUT"
 	done
@@ -116,11 +122,11 @@ for u in "${units[@]}"; do
 		fail "$t: libFuzzer did not load the $want entries of $t.dict through $t.options"
 
 	python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
-		"$OUT/${t}_seed_corpus.zip" "$tmp/seeds-$u" || fail "${t}_seed_corpus.zip does not unzip"
-	n=$(find "$tmp/seeds-$u" -type f | wc -l)
-	want=$(find "$src/corpus/$u" -type f | wc -l)
-	[ "$n" -eq "$want" ] || fail "${t}_seed_corpus.zip has $n files, corpus/$u has $want"
-	if ! DPMFUZZ_FIX=all "$OUT/$t" "${flags[@]}" -runs=0 "$tmp/seeds-$u" >"$tmp/run.log" 2>&1; then
+		"$OUT/${t}_seed_corpus.zip" "$tmp/seeds-$t" || fail "${t}_seed_corpus.zip does not unzip"
+	n=$(find "$tmp/seeds-$t" -type f | wc -l)
+	want=$(find "$src/corpus/$c" -type f | wc -l)
+	[ "$n" -eq "$want" ] || fail "${t}_seed_corpus.zip has $n files, corpus/$c has $want"
+	if ! DPMFUZZ_FIX=all "$OUT/$t" "${flags[@]}" -runs=0 "$tmp/seeds-$t" >"$tmp/run.log" 2>&1; then
 		tail -20 "$tmp/run.log"
 		fail "$t -runs=0 on its seed corpus failed"
 	fi
@@ -128,4 +134,4 @@ for u in "${units[@]}"; do
 		fail "$t did not read the $n files of its seed corpus"
 	echo "oss_fuzz_build: $t ok: ${flags[*]}; 1000 runs; $n seeds replayed"
 done
-echo "oss_fuzz_build: ok, ${#units[@]} targets in \$OUT: $(cd "$OUT" && echo *)"
+echo "oss_fuzz_build: ok, ${#targets[@]} targets in \$OUT: $(cd "$OUT" && echo *)"

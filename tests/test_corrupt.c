@@ -207,7 +207,7 @@ int main(int argc, char **argv)
 		int rc;
 
 		memcpy(exact, b, n);
-		rc = dpm_load(exact, n, &fuzz_limits, &s, &text, err, sizeof(err));
+		rc = dpm_load(exact, n, &fuzz_limits, false, &s, &text, err, sizeof(err));
 		free(exact);
 		if (rc) {
 			load_rejected++;

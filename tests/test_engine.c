@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/det.h"
+#include "engine/threads.h"
 #include "kapi/kapi.h"
 #include "expect.h"
 
@@ -212,6 +213,61 @@ static void test_reuse(void)
 	EXPECT_EQ(finished, 50 * 200);
 }
 
+/*
+ * Admission control: more tasks than the engine runs at once (4096 det
+ * stacks, 256 threads) all wait for one completion that the last one
+ * spawned completes.  Every one finishes (when nothing else can run, one
+ * more starts), and on det they start in the order they were spawned.
+ */
+#define CROWD 5000
+static int started[CROWD], nstarted;
+static struct completion gate;
+
+static void crowd_member(void *arg)
+{
+	int i = (int)(intptr_t)arg;
+
+	__atomic_store_n(&started[__atomic_fetch_add(&nstarted, 1, __ATOMIC_RELAXED)],
+			 i, __ATOMIC_RELAXED);
+	if (i == CROWD - 1)
+		complete_all(&gate);
+	else
+		wait_for_completion(&gate);
+	__atomic_fetch_add(&finished, 1, __ATOMIC_RELAXED);
+}
+
+static void crowd_main(void *arg)
+{
+	int n = (int)(intptr_t)arg;
+
+	init_completion(&gate);
+	for (int i = 0; i < n; i++)
+		dpm_eng->spawn(crowd_member, (void *)(intptr_t)(i + CROWD - n), "c");
+}
+
+static bool in_spawn_order(int n)
+{
+	for (int k = 1; k < n; k++)
+		if (started[k] < started[k - 1])
+			return false;
+	return true;
+}
+
+static void test_admission(void)
+{
+	struct det_config dc = { NULL, 0, 10000000 };
+	struct threads_config tc = { .watchdog_ms = 60000 };
+
+	finished = nstarted = 0;
+	EXPECT_EQ(det_run(crowd_main, (void *)(intptr_t)CROWD, &dc, NULL), DET_DONE);
+	EXPECT_EQ(finished, CROWD);
+	EXPECT_TRUE(in_spawn_order(CROWD));
+	/* On threads: 300 (256 at once). */
+	finished = nstarted = 0;
+	EXPECT_EQ(threads_run(crowd_main, (void *)(intptr_t)300, &tc, NULL), DET_DONE);
+	EXPECT_EQ(finished, 300);
+}
+
 int main(void)
 {
 	test_deadlock();
@@ -220,5 +276,6 @@ int main(void)
 	test_step_limit();
 	test_order_events();
 	test_reuse();
+	test_admission();
 	return test_summary("test_engine");
 }

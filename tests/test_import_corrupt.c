@@ -2,24 +2,26 @@
 /*
  * 10,000 corrupt captures through dpmimport's importer, in-process
  * (tools/import.c: import_captures(), what the binary runs between
- * reading the files and writing the scenario).
+ * reading the files and writing the scenarios).
  *
  *   test_import_corrupt DATA_DIR
  *
- * Case K is what tools/import_test.sh runs as its case K: a corrupt copy
- * of one of the four skynet dmesg captures (capture_mutate(), seed
- * 20140613) and of one of the four ftrace captures (seed 20140614),
- * imported as dmesg (K % 3 == 0), ftrace (1) or both (2), with the
- * summary every 7th case.  Each must either
- *   - give a scenario: no error, the text starts with the "# imported
- *     by dpmimport" lines, scenario_parse() takes it, and it runs clean
- *     on the det engine with every fix on (as the real captures do;
- *     every 8th under ThreadSanitizer); a summary ends with its
- *     "devices" line; or
+ * Case K is what tools/import_test.sh runs as its case K
+ * (corrupt_case_make(), seed 20140613): kind K % 6 of input made from
+ * skynet run (K / 6) % 4 and corrupted -- a 3.x dmesg, an ftrace, the
+ * dmesg and ftrace of one run, a 4.x-6.x dmesg, a sleepgraph page, or
+ * the dmesg and ftrace of two transitions -- with the summary every 7th
+ * case.  Each must either
+ *   - give its scenarios (one per transition): no error, each text
+ *     starts with the "# imported by dpmimport" lines, scenario_parse()
+ *     takes it, and it runs clean on the det engine on its variant with
+ *     every fix on (as the real captures do; every 8th under
+ *     ThreadSanitizer); a summary ends with its "devices" line; or
  *   - be rejected with one non-empty line and no text, never with an
  *     "internal error" (a scenario the importer cannot read back);
- * and never crash or leak (ASan, LeakSanitizer).  Exit 77 (skipped)
- * without the captures.
+ * and never crash or leak (ASan, LeakSanitizer).  Every kind must both
+ * import and be rejected often, and some inputs must give two
+ * transitions.  Exit 77 (skipped) without the captures.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,32 +51,6 @@
 #define RUN_EVERY 1
 #endif
 
-static const char *const modes[] = { "standby", "freeze", "mem", "disk" };
-
-static struct mutate_src dmesgs[4], ftraces[4];
-
-static int load_sources(const char *dir)
-{
-	char path[4096], err[512];
-	char *buf;
-
-	for (int m = 0; m < 4; m++) {
-		for (int f = 0; f < 2; f++) {
-			struct mutate_src *s = f ? &ftraces[m] : &dmesgs[m];
-
-			snprintf(path, sizeof(path), "%s/skynet_%s_%s.txt", dir,
-				 modes[m], f ? "ftrace" : "dmesg");
-			if (dpm_read_file(path, "a capture", &buf, &s->len, err,
-					  sizeof(err))) {
-				printf("test_import_corrupt: %s, skipped\n", err);
-				return -1;
-			}
-			s->buf = buf;
-		}
-	}
-	return 0;
-}
-
 static int bad_cases;
 
 static void bad(int k, const char *what, const char *detail)
@@ -87,7 +63,8 @@ static const char header[] = "# imported by dpmimport from ";
 
 static int ran;
 
-/* The imported text: it parses, and runs clean with every fix on. */
+/* The imported text: it parses, and runs clean on its variant with
+ * every fix on. */
 static void check_scenario(int k, const char *text)
 {
 	static struct run_result r;
@@ -101,19 +78,18 @@ static void check_scenario(int k, const char *text)
 		bad(k, "the scenario does not parse", err);
 		return;
 	}
-	if (k % RUN_EVERY) {
-		scenario_free(&s);
-		return;
+	if (dpm_pick(&s, NULL, "all", &o, err, sizeof(err)))
+		bad(k, "no such variant", err);
+	else if (k % RUN_EVERY == 0) {
+		ran++;
+		dpm_run(&s, &o, &r);
+		if (r.violated)
+			bad(k, inv_name(r.id), r.msg);
 	}
-	ran++;
-	o.variant = variant_find("seed");
-	o.fixes = (1ULL << variant_find("seed")->nknobs) - 1;
-	dpm_run(&s, &o, &r);
-	if (r.violated)
-		bad(k, inv_name(r.id), r.msg);
 	scenario_free(&s);
 }
 
+/* An exact-size copy, so ASan sees a read past the end. */
 static char *exact_copy(const struct mutate_buf *b)
 {
 	char *c = malloc(b->n ? b->n : 1);
@@ -131,87 +107,93 @@ static bool one_line(const char *err)
 
 int main(int argc, char **argv)
 {
-	struct mutate_buf d = { 0 }, f = { 0 };
-	int imported = 0, rejected = 0, summaries = 0;
-	char dname[64], fname[64], err[512];
+	struct corrupt_sources src;
+	struct corrupt_case c = { 0 };
+	int imported[NR_CK] = { 0 }, rejected[NR_CK] = { 0 };
+	int summaries = 0, multi = 0;
+	char err[512];
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: test_import_corrupt DATA_DIR\n");
 		return 2;
 	}
-	if (load_sources(argv[1]))
+	if (corrupt_sources_load(argv[1], &src, err, sizeof(err))) {
+		printf("test_import_corrupt: %s, skipped\n", err);
 		return 77;
+	}
 	case_trap_install();
 	for (int k = 0; k < CASES; k++) {
 		struct import_request rq = { 0 };
-		char *text = (char *)"unset", *sum = NULL, *dcopy, *fcopy;
+		struct import_result res;
+		char *sum = NULL, *d = NULL, *f = NULL, *h = NULL;
 		size_t sumlen = 0;
 		int rc;
 
-		case_trap_set("test_import_corrupt: case %d brought the process down; its inputs: import_mutate %llu %d 1 PREFIX (the four dmesg captures, standby freeze mem disk), seed %llu for the ftraces",
-			      k, SEED, k, SEED + 1);
-		capture_mutate(SEED, (uint64_t)k, dmesgs, 4, &d);
-		capture_mutate(SEED + 1, (uint64_t)k, ftraces, 4, &f);
-		snprintf(dname, sizeof(dname), "corrupt-%d-dmesg.txt", k);
-		snprintf(fname, sizeof(fname), "corrupt-%d-ftrace.txt", k);
-		/* Exact-size copies, so ASan sees a read past the end. */
-		dcopy = exact_copy(&d);
-		fcopy = exact_copy(&f);
-		if (k % 3 != 1)
-			rq.dmesg = (struct import_capture){ dname, dcopy, d.n };
-		if (k % 3 != 0)
-			rq.ftrace = (struct import_capture){ fname, fcopy, f.n };
+		case_trap_set("test_import_corrupt: case %d brought the process down; its inputs: import_mutate --cases %llu %d 1 PREFIX %s\n",
+			      k, SEED, k, argv[1]);
+		corrupt_case_make(SEED, (uint64_t)k, &src, &c);
+		if (c.has_dmesg)
+			rq.dmesg = (struct import_capture){ "corrupt-dmesg.txt",
+				d = exact_copy(&c.dmesg), c.dmesg.n };
+		if (c.has_ftrace)
+			rq.ftrace = (struct import_capture){ "corrupt-ftrace.txt",
+				f = exact_copy(&c.ftrace), c.ftrace.n };
+		if (c.has_html)
+			rq.html = (struct import_capture){ "corrupt.html",
+				h = exact_copy(&c.html), c.html.n };
 		if (k % 7 == 0)
 			rq.summary = open_memstream(&sum, &sumlen);
-		rc = import_captures(&rq, &text, err, sizeof(err));
+		rc = import_captures(&rq, &res, err, sizeof(err));
 		if (rq.summary)
 			fclose(rq.summary);
 		if (rc == 0) {
-			imported++;
+			imported[c.kind]++;
+			multi += res.ncycle > 1;
 			if (err[0])
 				bad(k, "imported, with an error", err);
-			if (!text) {
+			if (res.ncycle < 1 || !res.text)
 				bad(k, "imported, but no text", "");
-			} else {
-				check_scenario(k, text);
-				free(text);
-			}
+			for (int t = 0; t < res.ncycle; t++)
+				check_scenario(k, res.text[t]);
+			import_result_free(&res);
 			if (rq.summary) {
 				summaries++;
 				if (!sum || !strstr(sum, "\ndevices "))
 					bad(k, "a summary without its devices line", sum ? sum : "");
 			}
 		} else if (rc == IMPORT_BAD_INPUT) {
-			rejected++;
+			rejected[c.kind]++;
 			if (!one_line(err))
 				bad(k, "a rejection not one line", err);
 			/* Not the capture's fault: the importer wrote a
 			 * scenario it cannot read back. */
 			if (strstr(err, "internal error"))
 				bad(k, "rejected its own scenario", err);
-			if (text)
-				bad(k, "rejected, but a text", text);
+			if (res.ncycle || res.text)
+				bad(k, "rejected, but a text", res.text ? res.text[0] : "");
 		} else {
 			bad(k, "an import returned", rc == 1 ? "1" : "neither 0 nor 2");
 		}
 		free(sum);
-		free(dcopy);
-		free(fcopy);
+		free(d);
+		free(f);
+		free(h);
 	}
-	printf("test_import_corrupt: %d corrupt captures: %d imported (%d with a summary; %d ran clean with every fix on), %d rejected in one line\n",
-	       CASES, imported, summaries, ran, rejected);
+	for (int kind = 0; kind < NR_CK; kind++) {
+		printf("test_import_corrupt: %-16s %5d imported, %4d rejected in one line\n",
+		       corrupt_kind_name[kind], imported[kind], rejected[kind]);
+		/* Both outcomes, often, for every kind of input. */
+		EXPECT_TRUE(imported[kind] > CASES / NR_CK / 2);
+		EXPECT_TRUE(rejected[kind] > 10);
+		EXPECT_EQ(imported[kind] + rejected[kind], (CASES + NR_CK - 1 - kind) / NR_CK);
+	}
+	printf("test_import_corrupt: %d corrupt captures, %d with a summary, %d gave two or more transitions, %d scenarios ran clean with every fix on\n",
+	       CASES, summaries, multi, ran);
 	EXPECT_EQ(bad_cases, 0);
-	EXPECT_EQ(imported + rejected, CASES);
-	/* Both outcomes, and often (import_test.sh's first 2000: 1947 and 53). */
-	EXPECT_TRUE(imported > 5000);
-	EXPECT_TRUE(rejected > 100);
 	EXPECT_TRUE(summaries > 700);
+	EXPECT_TRUE(multi > CASES / NR_CK / 2);
 	EXPECT_TRUE(ran > 5000 / RUN_EVERY);
-	free(d.p);
-	free(f.p);
-	for (int m = 0; m < 4; m++) {
-		free((char *)dmesgs[m].buf);
-		free((char *)ftraces[m].buf);
-	}
+	corrupt_case_free(&c);
+	corrupt_sources_free(&src);
 	return test_summary("test_import_corrupt");
 }

@@ -21,13 +21,14 @@ static int parent[4] = { -1, P, C, -1 };
 
 /* One oracle event: device, phase, kind. */
 enum ek { START, END_OK, END_ERR, GONE, PBEGIN, PEND, TBEGIN, TEND_OK, TEND_ERR,
-	  DC, DR, HANDLED, SKIP, WAKE, TEND_BUSY, ADDED, POS };
+	  DC, DR, HANDLED, SKIP, WAKE, TEND_BUSY, ADDED, POS, PBEGIN_AS };
 
 struct ev {
 	enum ek k;
 	int dev;
 	enum pm_phase ph;
-	int a;			/* SKIP: enum pm_skip; POS: the position */
+	int a;			/* SKIP: enum pm_skip; POS: the position;
+				 * PBEGIN_AS: 1 + enum pm_resume_kind */
 };
 
 static const struct ev *evs;
@@ -62,6 +63,12 @@ static void feed(void *arg)
 		case ADDED: dpm_emit(EV_ADDED, e->dev, -1, 0); break;
 		case POS: {
 			struct dpm_event ev = { EV_LIST_POS, e->dev, -1, 0, e->a };
+
+			dpm_publish(&ev);
+			break;
+		}
+		case PBEGIN_AS: {
+			struct dpm_event ev = { EV_PHASE_BEGIN, -1, e->ph, 0, e->a };
 
 			dpm_publish(&ev);
 			break;
@@ -438,6 +445,113 @@ static void test_modern_rules(void)
  */
 #define SK(d, ph, why) { SKIP, d, ph, why }
 
+#define SUSPENDED_LATE(d) CB(d, PH_SUSPEND), CB(d, PH_SUSPEND_LATE)
+
+/* A device left in suspend by a resume step it may skip (dev_pm_skip_resume()):
+ * a pm-wait for it is done; its child may not resume over it, unless
+ * KV-2 is accepted (ORACLE_TOL_KEPT_SUPERIOR) and the skip is the early
+ * resume of a late-suspended device after an aborted suspend. */
+static void test_kept_rules(void)
+{
+	static int pm_wait[4] = { -1, -1, -1, G };	/* x waits for g */
+	unsigned int *flags = (unsigned int *)modern_cfg.dpm_flags;
+
+	modern_cfg.pm_wait = pm_wait;
+	flags[G] = PMF_MAY_SKIP_RESUME;
+	/* The late phase fails at c: g and x are late-suspended only. */
+	static const struct ev waited[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), CB(P, PH_SUSPEND), CB(X, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		CB(G, PH_SUSPEND_LATE), CB(X, PH_SUSPEND_LATE),
+		{ START, C, PH_SUSPEND_LATE }, { END_ERR, C, PH_SUSPEND_LATE },
+		{ PEND, 0, PH_SUSPEND_LATE },
+		{ PBEGIN, 0, PH_RESUME_EARLY },
+		SK(G, PH_RESUME_EARLY, SKIP_RUNTIME_SUSPENDED),
+		{ START, X, PH_RESUME_EARLY }, { END_OK, X, PH_RESUME_EARLY },
+		{ PEND, 0, PH_RESUME_EARLY },
+	};
+	static const struct ev not_waited[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), CB(P, PH_SUSPEND), CB(X, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		CB(G, PH_SUSPEND_LATE), CB(X, PH_SUSPEND_LATE),
+		{ START, C, PH_SUSPEND_LATE }, { END_ERR, C, PH_SUSPEND_LATE },
+		{ PEND, 0, PH_SUSPEND_LATE },
+		{ PBEGIN, 0, PH_RESUME_EARLY },
+		{ START, X, PH_RESUME_EARLY }, { END_OK, X, PH_RESUME_EARLY },
+	};
+	EXPECT_EQ(JUDGE(waited, true), -1);
+	EXPECT_EQ(JUDGE(not_waited, true), INV_RESUME_AFTER_PARENT);
+	EXPECT_CONTAINS(oracle_result()->msg, "device_pm_wait_for_dev");
+	modern_cfg.pm_wait = NULL;
+	flags[G] = 0;
+	/* KV-2's shape: c kept after the late phase failed, g (its child)
+	 * resumes early. */
+	flags[C] = PMF_MAY_SKIP_RESUME;
+	static const struct ev kv2[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), CB(P, PH_SUSPEND), CB(X, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		CB(G, PH_SUSPEND_LATE), CB(C, PH_SUSPEND_LATE),
+		{ START, X, PH_SUSPEND_LATE }, { END_ERR, X, PH_SUSPEND_LATE },
+		{ PEND, 0, PH_SUSPEND_LATE }, { PBEGIN, 0, PH_RESUME_EARLY },
+		SK(C, PH_RESUME_EARLY, SKIP_RUNTIME_SUSPENDED),
+		{ START, G, PH_RESUME_EARLY },
+	};
+	/* The same skip after a noirq suspend that went through: the PM
+	 * core knew g must resume, so c had to. */
+	static const struct ev kept_after_noirq[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), CB(P, PH_SUSPEND), CB(X, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		CB(G, PH_SUSPEND_LATE), CB(C, PH_SUSPEND_LATE),
+		CB(P, PH_SUSPEND_LATE), CB(X, PH_SUSPEND_LATE),
+		{ PEND, 0, PH_SUSPEND_LATE }, { PBEGIN, 0, PH_SUSPEND_NOIRQ },
+		CB(G, PH_SUSPEND_NOIRQ), CB(C, PH_SUSPEND_NOIRQ),
+		{ START, P, PH_SUSPEND_NOIRQ }, { END_ERR, P, PH_SUSPEND_NOIRQ },
+		{ PEND, 0, PH_SUSPEND_NOIRQ }, { PBEGIN, 0, PH_RESUME_NOIRQ },
+		SK(C, PH_RESUME_NOIRQ, SKIP_RUNTIME_SUSPENDED),
+		{ START, G, PH_RESUME_NOIRQ },
+	};
+	/* Smart suspend skipped c's late suspend; the suspend aborted before
+	 * its noirq step: main.c leaves it in suspend (the !is_noirq_suspended
+	 * path of device_resume_noirq()).  Without the abort, a resume may not
+	 * skip it. */
+	flags[C] = PMF_SMART_SUSPEND;
+	static const struct ev left_by_late[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), CB(P, PH_SUSPEND), CB(X, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		CB(G, PH_SUSPEND_LATE), SK(C, PH_SUSPEND_LATE, SKIP_RUNTIME_SUSPENDED),
+		{ START, X, PH_SUSPEND_LATE }, { END_ERR, X, PH_SUSPEND_LATE },
+		{ PEND, 0, PH_SUSPEND_LATE }, { PBEGIN, 0, PH_RESUME_EARLY },
+		SK(C, PH_RESUME_EARLY, SKIP_RUNTIME_SUSPENDED),
+		{ PEND, 0, PH_RESUME_EARLY },
+	};
+	static const struct ev left_without_abort[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), CB(P, PH_SUSPEND), CB(X, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		CB(G, PH_SUSPEND_LATE), SK(C, PH_SUSPEND_LATE, SKIP_RUNTIME_SUSPENDED),
+		CB(P, PH_SUSPEND_LATE), CB(X, PH_SUSPEND_LATE),
+		{ PEND, 0, PH_SUSPEND_LATE }, { PBEGIN, 0, PH_RESUME_EARLY },
+		CB(P, PH_RESUME_EARLY),
+		SK(C, PH_RESUME_EARLY, SKIP_RUNTIME_SUSPENDED),
+	};
+	EXPECT_EQ(JUDGE(left_by_late, true), -1);
+	EXPECT_EQ(JUDGE(left_without_abort, true), INV_SKIP);
+	EXPECT_CONTAINS(oracle_result()->msg, "a resume skips only with");
+	flags[C] = PMF_MAY_SKIP_RESUME;
+	EXPECT_EQ(JUDGE(kv2, true), INV_RESUME_AFTER_PARENT);
+	EXPECT_CONTAINS(oracle_result()->msg, "parent 'c' had not resumed");
+	modern_cfg.tolerate = ORACLE_TOL_KEPT_SUPERIOR;
+	EXPECT_EQ(JUDGE(kv2, true), -1);
+	EXPECT_EQ(JUDGE(kept_after_noirq, true), INV_RESUME_AFTER_PARENT);
+	modern_cfg.tolerate = 0;
+	flags[C] = 0;
+}
+
 static void test_kernel_rules(void)
 {
 	static unsigned int flags[4];
@@ -511,6 +625,31 @@ static void test_kernel_rules(void)
 	modern_cfg.resume = RESUME_THAW;
 	EXPECT_EQ(JUDGE(smart, true), -1);
 	modern_cfg.resume = RESUME_PLAIN;
+	/* The variant tells which resume the phase does (a freeze that
+	 * fails in its late phase recovers there, then restores). */
+	static const struct ev smart_told[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), CB(X, PH_SUSPEND), CB(P, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		SK(X, PH_SUSPEND_LATE, SKIP_RUNTIME_SUSPENDED),
+		{ PEND, 0, PH_SUSPEND_LATE },
+		{ PBEGIN_AS, 0, PH_RESUME_EARLY, 1 + PM_RESUME_RESTORE },
+		SK(X, PH_RESUME_EARLY, SKIP_RUNTIME_SUSPENDED),
+		{ PEND, 0, PH_RESUME_EARLY },
+	};
+	EXPECT_EQ(JUDGE(smart_told, true), INV_SKIP);
+	EXPECT_CONTAINS(oracle_result()->msg, "a restore never skips");
+	/* Told a plain resume (a recover) while the transition would
+	 * restore: the device may stay suspended. */
+	static struct ev smart_told_plain[sizeof(smart_told) / sizeof(smart_told[0])];
+
+	memcpy(smart_told_plain, smart_told, sizeof(smart_told));
+	for (size_t i = 0; i < sizeof(smart_told) / sizeof(smart_told[0]); i++)
+		if (smart_told_plain[i].k == PBEGIN_AS)
+			smart_told_plain[i].a = 1 + PM_RESUME_PLAIN;
+	modern_cfg.resume = RESUME_RESTORE;
+	EXPECT_EQ(JUDGE(smart_told_plain, true), -1);
+	modern_cfg.resume = RESUME_PLAIN;
 	/* direct_complete as a skip, and what forbids it. */
 	static const struct ev dc[] = {
 		{ TBEGIN }, { PBEGIN, 0, PH_PREPARE }, CB(X, PH_PREPARE),
@@ -561,18 +700,15 @@ static void test_kernel_rules(void)
 	EXPECT_EQ(JUDGE(exempt_cb, true), INV_REMOVED);
 	EXPECT_CONTAINS(oracle_result()->msg, "must not handle it");
 	exempt[G] = false;
-	/* A syscore device: no callback, but still in the order. */
+	/* A syscore device: no callback, and no place in the order (the
+	 * PM core skips it before waiting for its parent on resume). */
 	syscore[C] = true;
 	static const struct ev syscore_ok[] = {
-		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
-		SK(C, PH_SUSPEND, SKIP_SYSCORE), CB(P, PH_SUSPEND),
-	};
-	static const struct ev syscore_early[] = {
 		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND },
 		SK(C, PH_SUSPEND, SKIP_SYSCORE),	/* g still active */
+		CB(G, PH_SUSPEND), CB(P, PH_SUSPEND),
 	};
 	EXPECT_EQ(JUDGE(syscore_ok, true), -1);
-	EXPECT_EQ(JUDGE(syscore_early, true), INV_SUSPEND_AFTER_CHILDREN);
 	EXPECT_EQ(JUDGE(exempt_cb, true), INV_REMOVED);
 	syscore[C] = false;
 	EXPECT_EQ(JUDGE(syscore_ok, true), INV_SKIP);
@@ -590,6 +726,8 @@ static void test_kernel_rules(void)
 	modern_cfg.async_possible = false;
 	EXPECT_EQ(JUDGE(moved, false), -1);
 	EXPECT_EQ(JUDGE(unmoved, false), INV_SYNC_ORDER);
+	modern_cfg.async_possible = true;
+	test_kept_rules();
 	modern_cfg.ndev = 0;
 }
 

@@ -1,29 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * dpmimport: turn a pm-graph/sleepgraph capture into a dpmfuzz scenario.
+ * dpmimport: turn a pm-graph/sleepgraph capture into dpmfuzz scenarios.
  *
- *   dpmimport [--dmesg FILE] [--ftrace FILE] [-o OUT] [--summary]
+ *   dpmimport [--dmesg FILE] [--ftrace FILE] [--html FILE] [-o OUT]
+ *             [--cycle K] [--summary]
  *
- * --dmesg FILE   a dmesg taken with initcall_debug:
- *                  calling  DEV+ @ PID, parent: PARENT[, cb: FN]
+ * The options are the table below (dpmimport --help prints it;
+ * docs/import.md, "dpmimport options", lists them).
+ *
+ * --dmesg FILE   sleepgraph's dmesg (kernel 3.x to 6.x): the callback
+ *                lines initcall_debug prints,
+ *                  calling  DEV+ @ PID, parent: PARENT            (3.x)
  *                  call DEV+ returned ERR after N usecs
+ *                  DRIVER DEV: calling FUNC+0x../0x.. @ PID, parent: PARENT
+ *                  DRIVER DEV: FUNC+0x../0x.. returned ERR after N usecs
+ *                and the phase lines
  *                  PM: [late |noirq |early ]VERB of devices complete after X msecs
+ *                (since 4.x sleepgraph's dmesg has the phase lines only)
  * --ftrace FILE  sleepgraph's trace (nop tracer) with the events
  *                  device_pm_callback_start: DRV DEV, parent: PARENT, INFO [VERB]
  *                  device_pm_callback_end: DRV DEV, err=N
  *                  suspend_resume: dpm_PHASE[N] begin|end
- *                With both files the ftrace gives the devices, phases
- *                and durations; the dmesg adds only devices it lacks.
- * -o OUT         write the scenario to OUT (default: stdout)
- * --summary      print per-phase figures to stdout: callbacks and their
- *                sum as imported, and the phase time each log itself
- *                reports ("complete after X msecs"; the dpm_* event's end
- *                - begin), then the device and async counts; the
- *                scenario then goes only to -o OUT, if given
+ *                With both files the ftrace gives the callbacks, the
+ *                dmesg those of devices the ftrace lacks, and the two
+ *                are cross-checked (the output's header says how).
+ * --html FILE    sleepgraph's .html page, alone: it embeds the dmesg
+ *                (and with -addlogs the ftrace) it was drawn from
+ * -o OUT         write the scenario to OUT (default: stdout); a capture
+ *                of several suspend/resume transitions (sleepgraph -x2,
+ *                -multi) gives one scenario per transition, written to
+ *                OUT-1, OUT-2, ... (before OUT's extension: mem.scenario
+ *                gives mem-1.scenario)
+ * --cycle K      only the scenario of transition K (from 1)
+ * --variant NAME the scenarios' variant instead of the one the capture's
+ *                kernel version picks; given again (up to 4 in all), the
+ *                summary runs each and prints a column per model
+ * --summary      per transition, print to stdout per phase: callbacks
+ *                and their sum as imported, the phase time each log
+ *                itself reports ("complete after X msecs"; the dpm_*
+ *                event's end - begin), and the phase's virtual time when
+ *                the scenario runs on its variant with every fix on;
+ *                then the device and async counts; the scenarios then go
+ *                only to -o OUT, if given
  *
- * The import itself, and its rules, are tools/import.c's; this reads the
- * files and writes the result.  Exit: 0 done, 2 bad usage or input (one
- * line on stderr).
+ * The import itself, and its rules, are tools/import*.c's
+ * (docs/import.md); this reads the files and writes the result.  Exit: 0
+ * done, 2 bad usage or input (one line on stderr).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -32,11 +54,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "import.h"
 #include "run/replay.h"
 
-static const char usage[] =
-	"usage: dpmimport [--dmesg FILE] [--ftrace FILE] [-o OUT] [--summary]";
+enum { OPT_DMESG = CLI_FIRST_KEY, OPT_FTRACE, OPT_HTML, OPT_CYCLE, OPT_SUMMARY,
+       OPT_VARIANT };
+
+static const struct cli_option options[] = {
+	{ "dmesg", OPT_DMESG, "FILE", "sleepgraph's dmesg, kernel 3.x to 6.x (callback lines, PM: phase lines)" },
+	{ "ftrace", OPT_FTRACE, "FILE", "sleepgraph's ftrace (device_pm_callback_start/end, suspend_resume)" },
+	{ "html", OPT_HTML, "FILE", "sleepgraph's .html page, alone: the dmesg and ftrace it embeds" },
+	{ "output", 'o', "OUT", "write the scenario to OUT (default: stdout); several transitions: OUT-1, OUT-2 ..." },
+	{ "cycle", OPT_CYCLE, "K", "only the scenario of transition K (from 1)" },
+	{ "summary", OPT_SUMMARY, NULL, "print per-phase figures to stdout; the scenarios then go only to -o OUT" },
+	{ "variant", OPT_VARIANT, "NAME", "the scenarios' variant instead of the capture's kernel's; again (up to 4): more models beside it in --summary" },
+	{ NULL, 0, NULL, NULL }
+};
+
+static const struct cli_program program = {
+	.name = "dpmimport",
+	.usage = "[--dmesg FILE] [--ftrace FILE] [--html FILE] [-o OUT] [--cycle K] [--summary] [--variant NAME]...",
+	.about = "Turn a pm-graph/sleepgraph capture (dmesg, ftrace, both, or an .html page) into dpmfuzz scenarios.",
+	.options = options,
+	.footer =
+		"With both files the ftrace gives the callbacks, the dmesg those of devices the ftrace\n"
+		"lacks, and the two are cross-checked (docs/import.md).\n"
+		"Exit: 0 done, 2 bad usage or input (one line on stderr).\n",
+};
 
 static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
@@ -54,61 +99,91 @@ static void die(const char *fmt, ...)
 	exit(IMPORT_BAD_INPUT);
 }
 
+/* What a run of dpmimport does, from its command line. */
 struct opts {
-	const char *dmesg, *ftrace, *out;
+	const char *dmesg, *ftrace, *html, *out, *cycle;
 	bool summary;
+	const char *variants[IMPORT_VARIANTS_MAX];
+	int nvariants;
 };
 
-/* "--opt FILE" or "--opt=FILE"; returns the value or NULL. */
-static const char *opt_value(const char *opt, int argc, char **argv, int *i)
-{
-	size_t n = strlen(opt);
-	const char *a = argv[*i];
-
-	if (strncmp(a, opt, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n])
-		return NULL;
-	if (*i + 1 >= argc)
-		die("%s needs a file name (%s)", opt, usage);
-	return argv[++*i];
-}
-
-static void set_once(const char **slot, const char *val, const char *opt)
+/* A file option, given once and not empty: 0, or -1 with err. */
+static int set_once(const char **slot, const char *val, const char *opt,
+		    char *err, size_t errlen)
 {
 	if (*slot)
-		die("%s given twice (%s)", opt, usage);
-	if (!*val)
-		die("%s needs a file name (%s)", opt, usage);
-	*slot = val;
+		snprintf(err, errlen, "%s given twice (dpmimport --help)", opt);
+	else if (!*val)
+		snprintf(err, errlen, "%s needs a value (dpmimport --help)", opt);
+	else
+		*slot = val;
+	return *slot == val ? 0 : -1;
 }
 
-static void parse_args(int argc, char **argv, struct opts *o)
+/* 0 to import, 1 to exit 0 (--help, --version), -1 bad usage (err). */
+static int parse_args(int argc, char **argv, struct opts *o, char *err,
+		      size_t errlen)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *v;
+	const char *arg;
+	int c;
 
-		if ((v = opt_value("--dmesg", argc, argv, &i))) {
-			set_once(&o->dmesg, v, "--dmesg");
-		} else if ((v = opt_value("--ftrace", argc, argv, &i))) {
-			set_once(&o->ftrace, v, "--ftrace");
-		} else if ((v = opt_value("-o", argc, argv, &i))) {
-			set_once(&o->out, v, "-o");
-		} else if (!strcmp(argv[i], "--summary")) {
+	while ((c = cli_next(&program, argc, argv, &arg, err, errlen)) != CLI_END) {
+		switch (c) {
+		case CLI_ERROR:
+			return -1;
+		case CLI_HELP:
+			cli_help(&program, stdout);
+			return 1;
+		case CLI_VERSION:
+			cli_version(&program, stdout);
+			return 1;
+		case OPT_DMESG:
+			if (set_once(&o->dmesg, arg, "--dmesg", err, errlen))
+				return -1;
+			break;
+		case OPT_FTRACE:
+			if (set_once(&o->ftrace, arg, "--ftrace", err, errlen))
+				return -1;
+			break;
+		case OPT_HTML:
+			if (set_once(&o->html, arg, "--html", err, errlen))
+				return -1;
+			break;
+		case 'o':
+			if (set_once(&o->out, arg, "-o", err, errlen))
+				return -1;
+			break;
+		case OPT_CYCLE:
+			if (set_once(&o->cycle, arg, "--cycle", err, errlen))
+				return -1;
+			break;
+		case OPT_SUMMARY:
 			o->summary = true;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("%s\n", usage);
-			exit(0);
-		} else {
-			die("unknown %s '%s' (%s)",
-			    argv[i][0] == '-' ? "option" : "argument", argv[i],
-			    usage);
+			break;
+		case OPT_VARIANT:
+			if (o->nvariants == IMPORT_VARIANTS_MAX) {
+				snprintf(err, errlen, "--variant given more than %d times (dpmimport --help)",
+					 IMPORT_VARIANTS_MAX);
+				return -1;
+			}
+			o->variants[o->nvariants++] = arg;
+			break;
 		}
 	}
-	if (!o->dmesg && !o->ftrace)
-		die("nothing to import: give --dmesg, --ftrace or both (%s)", usage);
+	if (optind < argc) {
+		snprintf(err, errlen, "unknown argument '%.200s' (dpmimport --help)",
+			 argv[optind]);
+		return -1;
+	}
+	if (!o->dmesg && !o->ftrace && !o->html) {
+		snprintf(err, errlen, "nothing to import: give --dmesg, --ftrace, both, or --html (dpmimport --help)");
+		return -1;
+	}
+	if (o->html && (o->dmesg || o->ftrace)) {
+		snprintf(err, errlen, "--html holds its own dmesg and ftrace: give it alone (dpmimport --help)");
+		return -1;
+	}
+	return 0;
 }
 
 static void read_capture(const char *path, const char *kind,
@@ -138,22 +213,77 @@ static void write_out(const char *path, const char *text)
 		die("cannot write %s: %s", path ? path : "stdout", strerror(errno));
 }
 
+/* "--cycle K": 1 <= K <= n. */
+static int cycle_number(const char *v, int n)
+{
+	char *end;
+	long k = strtol(v, &end, 10);
+
+	if (*end || end == v || k < 1 || k > IMPORT_MAX_CYCLES)
+		die("--cycle '%.40s': a transition number from 1 (dpmimport --help)", v);
+	if (k > n)
+		die("--cycle %ld: the capture holds %d transition%s", k, n,
+		    n > 1 ? "s" : "");
+	return (int)k;
+}
+
+/* OUT with "-K" before its extension: mem.scenario -> mem-2.scenario. */
+static char *numbered(const char *out, int k)
+{
+	const char *base = strrchr(out, '/'), *dot;
+	size_t n = strlen(out) + 16;
+	char *p = malloc(n);
+
+	if (!p)
+		die("out of memory");
+	base = base ? base + 1 : out;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		snprintf(p, n, "%s-%d", out, k);
+	else
+		snprintf(p, n, "%.*s-%d%s", (int)(dot - out), out, k, dot);
+	return p;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct import_request rq = { 0 };
-	char *dmesg = NULL, *ftrace = NULL, *text, err[512];
+	struct import_result res;
+	char *dmesg = NULL, *ftrace = NULL, *html = NULL, err[512];
+	int rc = parse_args(argc, argv, &o, err, sizeof(err));
 
-	parse_args(argc, argv, &o);
+	if (rc > 0)
+		return 0;
+	if (rc < 0)
+		die("%s", err);
 	read_capture(o.ftrace, "ftrace", &rq.ftrace, &ftrace);
 	read_capture(o.dmesg, "dmesg", &rq.dmesg, &dmesg);
+	read_capture(o.html, "sleepgraph html", &rq.html, &html);
 	rq.summary = o.summary ? stdout : NULL;
-	if (import_captures(&rq, &text, err, sizeof(err)))
+	memcpy(rq.variants, o.variants, sizeof(rq.variants));
+	rq.nvariants = o.nvariants;
+	if (import_captures(&rq, &res, err, sizeof(err)))
 		die("%s", err);
 	free(dmesg);
 	free(ftrace);
-	if (o.out || !o.summary)
-		write_out(o.out, text);
-	free(text);
+	free(html);
+	if (o.cycle) {
+		write_out(o.out, res.text[cycle_number(o.cycle, res.ncycle) - 1]);
+	} else if (res.ncycle == 1) {
+		if (o.out || !o.summary)
+			write_out(o.out, res.text[0]);
+	} else if (o.out) {
+		for (int k = 0; k < res.ncycle; k++) {
+			char *path = numbered(o.out, k + 1);
+
+			write_out(path, res.text[k]);
+			free(path);
+		}
+	} else if (!o.summary) {
+		die("the capture holds %d suspend/resume transitions: give -o OUT (one file each, OUT-1 to OUT-%d) or --cycle K",
+		    res.ncycle, res.ncycle);
+	}
+	import_result_free(&res);
 	return 0;
 }

@@ -2,66 +2,187 @@
 /*
  * dpmrepro: replay one scenario on the det engine and explain it.
  *
- *   dpmrepro [options] FILE
+ *   dpmrepro [OPTION]... FILE
  *
- * FILE is a fuzz crash input (raw bytes, decoded exactly as fuzz_seed
- * decodes them) or a scenario text file (docs/scenario.md), told apart
- * by the text header.  A text scenario names its variant and knobs in
- * its header; --variant and --fix override them, and give them for raw
- * bytes (defaults: seed, none).  Raw bytes decode under the same
+ * FILE is a fuzz crash input (raw bytes, decoded exactly as the fuzz
+ * targets decode them) or a scenario text file (docs/scenario.md), told
+ * apart by the text header.  A text scenario names its variant and knobs
+ * in its header; --variant and --fix override them, and give them for
+ * raw bytes (defaults: seed, none).  Raw bytes decode under the same
  * DPMFUZZ_MAX_DEVICES as the fuzz target that found them.  The reading,
  * parsing and model picking are core/run/replay.c's (tests/test_corrupt.c
  * feeds them 10,000 corrupt inputs).
  *
- * Options:
- *   --variant NAME     the model to run (seed, rwsem; default: the
- *                      scenario header's, else seed)
- *   --fix LIST|all|none  kernel fixes to turn on
- *   --tail N           trace lines to print (default 0: the whole trace)
- *   --text             print the scenario as text and exit
- *   --encode OUT       write the scenario as fuzz_seed input bytes to OUT
- *   --schedules N      run the scenario as written, then up to N other
- *                      schedules (seeded: the same ones every time) until
- *                      one shows the invariant of the file's 'expect'
- *                      line (any violation if it names none); report
- *                      that run, its schedule in the text (exit 1), or
- *                      say none did (exit 0).  dpmstress prints
- *                      "--schedules K" commands for threads findings.
- *   --check-regression the file's 'expect' line must match the outcome,
- *                      and with every fix on it must run clean
- *   --trace-json FILE  also write the run as Chrome trace-event JSON
- *   --html FILE        also write a self-contained timeline page
- *   --summary-json     one line of JSON: variant, knobs, devices,
- *                      violation (ID or null), message, and the virtual
- *                      suspend and resume times of the first transition
- *   --minimize         shrink the scenario while the same invariant still
- *                      fires; print the minimal scenario as text
- *   --save-regression NAME  write corpus/regressions/<variant>/NAME.scenario
- *                      (under --regression-dir DIR if given) with the
- *                      outcome as its 'expect' line
+ * The options are the table below (dpmrepro --help prints it;
+ * docs/fuzzing.md, "dpmrepro options", describes each).
  *
  * Exit: 0 no violation (or the regression holds), 1 a violation (or the
  * regression does not hold), 2 bad usage or input.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "run/replay.h"
 #include "run/settings.h"
 
-static const char *prog = "dpmrepro";
+enum {
+	OPT_VARIANT = CLI_FIRST_KEY, OPT_FIX, OPT_TAIL, OPT_TEXT, OPT_ENCODE,
+	OPT_SCHEDULES, OPT_CHECK_REGRESSION, OPT_TRACE_JSON, OPT_HTML,
+	OPT_SUMMARY_JSON, OPT_MINIMIZE, OPT_SAVE_REGRESSION,
+	OPT_REGRESSION_DIR, OPT_LIST_VARIANTS, OPT_BYTES,
+};
 
-static void die(const char *fmt, const char *a, const char *b)
-	__attribute__((noreturn));
+static const struct cli_option options[] = {
+	{ "variant", OPT_VARIANT, "NAME", "the model to run, a registered variant (--list-variants; default: the file's header, else seed)" },
+	{ "fix", OPT_FIX, "LIST", "kernel fixes to turn on: knob,...|all|none (default: the file's header, else none); 'list' prints the variant's knobs" },
+	{ "tail", OPT_TAIL, "N", "print the last N trace lines (default 0: the whole trace)" },
+	{ "text", OPT_TEXT, NULL, "print the scenario as text and exit" },
+	{ "encode", OPT_ENCODE, "OUT", "write the scenario as fuzz target input bytes to OUT and exit" },
+	{ "schedules", OPT_SCHEDULES, "N", "run the file's schedule, then up to N others until one shows its 'expect' (without one: any violation); with --check-regression the expected finding holds if one does" },
+	{ "check-regression", OPT_CHECK_REGRESSION, NULL, "the outcome must be the file's 'expect', and with every fix on the run must be clean" },
+	{ "trace-json", OPT_TRACE_JSON, "FILE", "also write the run as Chrome trace-event JSON to FILE" },
+	{ "html", OPT_HTML, "FILE", "also write the run as a self-contained timeline page to FILE" },
+	{ "summary-json", OPT_SUMMARY_JSON, NULL, "print one line of JSON instead of the report (its fields: docs/fuzzing.md)" },
+	{ "minimize", OPT_MINIMIZE, NULL, "shrink the scenario while the same invariant still fires; print it as text" },
+	{ "save-regression", OPT_SAVE_REGRESSION, "NAME", "write the scenario with its outcome as 'expect' to corpus/regressions/<variant>/NAME.scenario" },
+	{ "regression-dir", OPT_REGRESSION_DIR, "DIR", "where --save-regression writes instead" },
+	{ "list-variants", OPT_LIST_VARIANTS, NULL, "print the registered variants, one per line, tab-separated, and exit" },
+	{ "bytes", OPT_BYTES, NULL, "read FILE as fuzz input bytes, even if it looks like text (docs/fuzzing.md, \"Text or bytes\")" },
+	{ NULL, 0, NULL, NULL }
+};
 
-static void die(const char *fmt, const char *a, const char *b)
+static const struct cli_program program = {
+	.name = "dpmrepro",
+	.usage = "[OPTION]... FILE\n--fix list [--variant NAME]\n--list-variants",
+	.about = "Replay a fuzz crash file or a scenario text on the det engine and explain it.",
+	.options = options,
+	.footer =
+		"FILE is a crash file (raw bytes, decoded as the fuzz targets decode them) or a\n"
+		"scenario text (docs/scenario.md).  DPMFUZZ_MAX_DEVICES and DPMFUZZ_NO_WORKER_LIMIT\n"
+		"decode a crash file as under the fuzz target that found it (docs/fuzzing.md).\n"
+		"Exit: 0 no violation (or the regression holds), 1 a violation (or the regression does not hold), 2 bad usage or input (one line on stderr).\n",
+};
+
+/* What a run of dpmrepro does, from its command line. */
+struct repro_options {
+	const char *variant, *fix;	/* NULL: the file's header */
+	const char *file;
+	int tail;
+	long schedules;
+	bool text, check_regression, summary_json, minimize, list_variants;
+	bool bytes;
+	const char *encode, *save_regression, *regression_dir;
+	const char *trace_json, *html;
+};
+
+/* 0 to run, 1 to exit 0 (--help, --version), -1 bad usage (err). */
+static int parse_args(int argc, char **argv, struct repro_options *o,
+		      char *err, size_t errlen)
 {
-	fprintf(stderr, "%s: ", prog);
-	fprintf(stderr, fmt, a, b);
-	fputc('\n', stderr);
-	exit(2);
+	const char *arg;
+	long long n;
+	int c, modes = 0;
+
+	memset(o, 0, sizeof(*o));
+	while ((c = cli_next(&program, argc, argv, &arg, err, errlen)) != CLI_END) {
+		switch (c) {
+		case CLI_ERROR:
+			return -1;
+		case CLI_HELP:
+			cli_help(&program, stdout);
+			return 1;
+		case CLI_VERSION:
+			cli_version(&program, stdout);
+			return 1;
+		case OPT_VARIANT:
+			o->variant = arg;
+			break;
+		case OPT_FIX:
+			o->fix = arg;
+			break;
+		case OPT_TAIL:
+			if (cli_number("--tail", arg, 0, INT_MAX, &n, err, errlen))
+				return -1;
+			o->tail = (int)n;
+			break;
+		case OPT_SCHEDULES:
+			if (cli_number("--schedules", arg, 0, 1LL << 40, &n, err, errlen))
+				return -1;
+			o->schedules = (long)n;
+			break;
+		case OPT_TEXT:
+			o->text = true;
+			modes++;
+			break;
+		case OPT_ENCODE:
+			o->encode = arg;
+			modes++;
+			break;
+		case OPT_CHECK_REGRESSION:
+			o->check_regression = true;
+			modes++;
+			break;
+		case OPT_TRACE_JSON:
+			o->trace_json = arg;
+			break;
+		case OPT_HTML:
+			o->html = arg;
+			break;
+		case OPT_SUMMARY_JSON:
+			o->summary_json = true;
+			modes++;
+			break;
+		case OPT_MINIMIZE:
+			o->minimize = true;
+			modes++;
+			break;
+		case OPT_SAVE_REGRESSION:
+			if (!*arg || strpbrk(arg, "/ \t\n")) {
+				snprintf(err, errlen, "--save-regression wants a plain name, not '%.60s'", arg);
+				return -1;
+			}
+			o->save_regression = arg;
+			modes++;
+			break;
+		case OPT_REGRESSION_DIR:
+			o->regression_dir = arg;
+			break;
+		case OPT_LIST_VARIANTS:
+			o->list_variants = true;
+			modes++;
+			break;
+		case OPT_BYTES:
+			o->bytes = true;
+			break;
+		}
+	}
+	if (modes > 1) {
+		snprintf(err, errlen, "--text, --encode, --check-regression, --summary-json, --minimize, --save-regression and --list-variants go one at a time");
+		return -1;
+	}
+	if (optind < argc - 1) {
+		snprintf(err, errlen, "one file at a time ('%.200s' and '%.200s')",
+			 argv[optind], argv[optind + 1]);
+		return -1;
+	}
+	o->file = optind < argc ? argv[optind] : NULL;
+	if (o->list_variants || (o->fix && !strcmp(o->fix, "list"))) {
+		if (o->file) {
+			snprintf(err, errlen, "%s takes no FILE", o->list_variants ?
+				 "--list-variants" : "--fix list");
+			return -1;
+		}
+		return 0;
+	}
+	if (!o->file) {
+		snprintf(err, errlen, "no FILE given (dpmrepro --help)");
+		return -1;
+	}
+	return 0;
 }
 
 /* The scenario as text with its variant, knobs and expected outcome. */
@@ -96,12 +217,99 @@ static void json_string(const char *t)
 	putchar('"');
 }
 
-static int print_summary_json(struct scenario *s, const struct run_opts *o)
+/* The trace lines of the task that broke the invariant, for the summary. */
+#define SUMMARY_TASK_LINES 8
+
+/* A run log line "[   s.us] TASK    what": TASK's start and length,
+ * and where what starts; false for a line of another form. */
+static bool log_fields(const char *l, size_t len, size_t *task, size_t *tlen,
+		       size_t *what)
+{
+	const char *close = memchr(l, ']', len);
+	size_t at;
+
+	if (len < 2 || l[0] != '[' || !close || (size_t)(close - l) + 2 > len)
+		return false;
+	at = (size_t)(close - l) + 2;
+	*task = at;
+	*tlen = l[at] == ' ' ? 0 : strcspn(l + at, " \n");
+	at += *tlen;
+	at += strspn(l + at, " ");
+	*what = at;
+	return true;
+}
+
+/*
+ * "task" and "task_trace": the task the violation was reported in and
+ * its last lines of the run log before that report, without time and
+ * task name (the engine's own reports have no task: "task" is "").  The
+ * campaign groups findings by these (scripts/campaign, docs/fuzzing.md).
+ */
+static void summary_task_trace(void)
+{
+	const char *log = dpm_log_text(), *viol = NULL, *l;
+	size_t vt = 0, vtlen = 0, t, tlen, w, len;
+	const char *lines[SUMMARY_TASK_LINES];
+	int n = 0;
+
+	/* The last report of the violation. */
+	for (l = log; *l; l += len + (l[len] == '\n')) {
+		len = strcspn(l, "\n");
+		if (log_fields(l, len, &t, &tlen, &w) &&
+		    !strncmp(l + w, "dpmfuzz: VIOLATION", 18)) {
+			viol = l;
+			vt = t;
+			vtlen = tlen;
+		}
+	}
+	printf(",\"task\":");
+	if (!viol) {
+		printf("null,\"task_trace\":[]");
+		return;
+	}
+	char task[128];
+
+	snprintf(task, sizeof(task), "%.*s", (int)vtlen, viol + vt);
+	json_string(task);
+	printf(",\"task_trace\":[");
+	for (l = log; vtlen && l < viol; l += len + (l[len] == '\n')) {
+		len = strcspn(l, "\n");
+		if (log_fields(l, len, &t, &tlen, &w) && tlen == vtlen &&
+		    !strncmp(l + t, viol + vt, vtlen))
+			lines[n++ % SUMMARY_TASK_LINES] = l;
+	}
+	int first = n > SUMMARY_TASK_LINES ? n - SUMMARY_TASK_LINES : 0;
+
+	for (int k = first; k < n; k++) {
+		char line[512];
+
+		l = lines[k % SUMMARY_TASK_LINES];
+		len = strcspn(l, "\n");
+		log_fields(l, len, &t, &tlen, &w);
+		snprintf(line, sizeof(line), "%.*s", (int)(len - w), l + w);
+		printf("%s", k > first ? "," : "");
+		json_string(line);
+	}
+	putchar(']');
+}
+
+/*
+ * --summary-json: one line, the fields docs/fuzzing.md lists.  A run that
+ * breaks an invariant runs again with the log on, for the task and its
+ * trace (the same run: runs are deterministic).
+ */
+static int summary_json(struct scenario *s, const struct run_opts *o)
 {
 	static struct run_result r;
 	uint64_t sus = 0, res = 0;
 
 	dpm_run(s, o, &r);
+	if (r.violated) {
+		struct run_opts lo = *o;
+
+		lo.log = true;
+		dpm_run(s, &lo, &r);
+	}
 	for (int p = 0; p < NR_PHASES; p++) {
 		if (pm_phase_is_suspend(p))
 			sus += r.phase_ns[p];
@@ -125,268 +333,296 @@ static int print_summary_json(struct scenario *s, const struct run_opts *o)
 		printf("null");
 	printf(",\"message\":");
 	json_string(r.violated ? r.msg : "");
+	/* The message's lines after the first: a hang's blocked tasks. */
+	printf(",\"details\":[");
+	for (const char *l = r.violated ? strchr(r.msg, '\n') : NULL, *sep = "";
+	     l; l = strchr(l, '\n'), sep = ",") {
+		char line[sizeof(r.msg)];
+		size_t len;
+
+		l += strspn(l, "\n ");
+		len = strcspn(l, "\n");
+		snprintf(line, sizeof(line), "%.*s", (int)len, l);
+		printf("%s", sep);
+		json_string(line);
+		l += len;
+	}
+	printf("]");
+	if (r.violated)
+		summary_task_trace();
+	else
+		printf(",\"task\":null,\"task_trace\":[]");
 	printf(",\"suspend_ms\":%.3f,\"resume_ms\":%.3f,\"suspend_error\":%d}\n",
 	       (double)sus / 1e6, (double)res / 1e6, r.errors[0]);
-	scenario_free(s);
 	return r.violated ? 1 : 0;
 }
 
 static int save_regression(struct scenario *s, const struct run_opts *o,
-			   const char *name, const char *dir)
+			   const struct repro_options *ro, char *err,
+			   size_t errlen)
 {
 	static struct run_result r;
-	char path[4096], d[4096];
+	char path[4096];
+	int e = 0;
 
 	dpm_run(s, o, &r);
-	if (dir)
-		snprintf(d, sizeof(d), "%s", dir);
+	if (ro->regression_dir)
+		snprintf(path, sizeof(path), "%.2000s/%.200s.scenario",
+			 ro->regression_dir, ro->save_regression);
 	else
-		snprintf(d, sizeof(d), "corpus/regressions/%s", o->variant->name);
-	snprintf(path, sizeof(path), "%s/%s.scenario", d, name);
+		snprintf(path, sizeof(path), "corpus/regressions/%s/%.200s.scenario",
+			 o->variant->name, ro->save_regression);
 	char *t = text_with_header(s, o, r.violated ? inv_name(r.id) : "clean");
 	FILE *f = fopen(path, "wx");
 
-	if (!f) {
-		free(t);
-		scenario_free(s);
-		die("cannot create %s: %s", path,
-		    errno == EEXIST ? "it exists already" : strerror(errno));
+	if (!f)
+		e = errno;
+	else {
+		/* Close it whether the write failed or not. */
+		bool bad = fprintf(f, "# Guards: (say which knob and docs/findings.md entry)\n%s", t) < 0;
+
+		if (fclose(f) || bad)
+			e = errno ? errno : EIO;
 	}
-	fprintf(f, "# Guards: (say which knob and docs/findings.md entry)\n%s", t);
-	if (fclose(f))
-		die("cannot write %s: %s", path, strerror(errno));
+	free(t);
+	if (e) {
+		snprintf(err, errlen, "cannot %s %.900s: %s", f ? "write" : "create", path,
+			 e == EEXIST ? "it exists already" : strerror(e));
+		return -1;
+	}
 	printf("dpmrepro: wrote %s (expect %s)\n", path,
 	       r.violated ? inv_name(r.id) : "clean");
-	free(t);
-	scenario_free(s);
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int encode(const struct scenario *s, const char *path, char *err,
+		  size_t errlen)
 {
-	const char *variant = NULL, *fix = NULL, *encode = NULL, *path = NULL;
-	int tail = 0;
-	long schedules = 0;
-	bool text_only = false, check_regression = false, summary = false;
-	bool minimize = false;
-	const char *save_name = NULL, *reg_dir = NULL;
-	const char *trace_json = NULL, *html = NULL;
+	size_t n;
+	bool lossy;
+	uint8_t *b = scenario_encode(s, &n, &lossy);
+	FILE *f = fopen(path, "wb");
+	bool bad = !f || fwrite(b, 1, n, f) != n;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		bool more = i + 1 < argc;
+	bad |= f && fclose(f) != 0;
+	free(b);
+	if (bad) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(stderr, "dpmrepro: wrote %zu bytes%s\n", n,
+		lossy ? " (some settings do not fit the byte format and were rounded)" : "");
+	return 0;
+}
 
-		if (!strcmp(a, "--variant") && more) {
-			variant = argv[++i];
-		} else if (!strcmp(a, "--fix") && more) {
-			fix = argv[++i];
-		} else if (!strcmp(a, "--tail") && more) {
-			char *e;
+static int check_regression(struct scenario *s, const struct run_opts *o,
+			    const struct repro_options *ro, char *err,
+			    size_t errlen)
+{
+	static struct run_result r;
+	const char *path = ro->file;
 
-			tail = (int)strtol(argv[++i], &e, 10);
-			if (*e || tail < 0)
-				die("--tail wants a number, not '%s'%s", argv[i], "");
-		} else if (!strcmp(a, "--schedules") && more) {
-			char *e;
+	if (!s->expect[0]) {
+		snprintf(err, errlen, "%s: a regression needs an 'expect' line", path);
+		return -1;
+	}
+	bool want_clean = !strcmp(s->expect, "clean");
 
-			schedules = strtol(argv[++i], &e, 10);
-			if (*e || schedules < 0)
-				die("--schedules wants a number, not '%s'%s", argv[i], "");
-		} else if (!strcmp(a, "--encode") && more) {
-			encode = argv[++i];
-		} else if (!strcmp(a, "--text")) {
-			text_only = true;
-		} else if (!strcmp(a, "--check-regression")) {
-			check_regression = true;
-		} else if (!strcmp(a, "--trace-json") && more) {
-			trace_json = argv[++i];
-		} else if (!strcmp(a, "--html") && more) {
-			html = argv[++i];
-		} else if (!strcmp(a, "--summary-json")) {
-			summary = true;
-		} else if (!strcmp(a, "--minimize")) {
-			minimize = true;
-		} else if (!strcmp(a, "--save-regression") && more) {
-			save_name = argv[++i];
-			if (!*save_name || strpbrk(save_name, "/ \t\n"))
-				die("--save-regression wants a plain name, not '%s'%s", save_name, "");
-		} else if (!strcmp(a, "--regression-dir") && more) {
-			reg_dir = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
-			die("unknown option '%s' (see the header of tools/dpmrepro.c%s)", a, "");
-		} else if (path) {
-			die("one file at a time ('%s' and '%s')", path, a);
-		} else {
-			path = a;
+	if (!want_clean && inv_parse(s->expect) < 0) {
+		snprintf(err, errlen, "%s: expect '%s' is neither 'clean' nor an invariant ID",
+			 path, s->expect);
+		return -1;
+	}
+	dpm_run(s, o, &r);
+	const char *got = r.violated ? inv_name(r.id) : "clean";
+
+	/* --schedules: the finding holds if the file's schedule or one of N
+	 * others shows it (a kernel tree's own schedule differs). */
+	if (strcmp(got, s->expect) && !want_clean && ro->schedules) {
+		long k = dpm_schedule_search(s, o, ro->schedules,
+					     inv_parse(s->expect), &r);
+
+		if (k > 0) {
+			printf("%s: schedule %ld of the search shows %s\n",
+			       path, k, s->expect);
+			got = s->expect;
 		}
 	}
-	if (fix && !strcmp(fix, "list")) {
-		const struct pm_variant *v = variant_find(variant ? variant : "seed");
-
-		if (!v)
-			die("no variant '%s' (variants: %s)", variant ? variant : "seed",
-			    variant_names());
-		knobs_list(v, stdout);
-		return 0;
-	}
-	if (!path)
-		die("usage: dpmrepro [--variant V] [--fix LIST] [--tail N] [--text] [--encode OUT] [--schedules N] [--check-regression] FILE%s%s", "", "");
-
-	struct scenario s;
-	struct run_opts o = { 0 };
-	bool is_text;
-	char err[512];
-
-	struct dpm_env env;
-
-	if (dpm_env_read(&env, err, sizeof(err)))
-		die("%s%s", err, "");
-	if (dpm_load_file(path, &env.limits, &s, &is_text, err, sizeof(err)))
-		die("%s%s", err, "");
-	if (check_regression && !is_text) {
-		scenario_free(&s);
-		die("%s: a regression must be a scenario text file%s", path, "");
-	}
-	if (dpm_pick(&s, variant, fix, &o, err, sizeof(err))) {
-		scenario_free(&s);
-		die("%s%s", err, strncmp(err, "no knob", 7) ? "" :
-		    " (dpmrepro --fix list shows them)");
-	}
-	if (text_only) {
-		char *t = scenario_print(&s);
-
-		fputs(t, stdout);
-		free(t);
-		scenario_free(&s);
-		return 0;
-	}
-	if (encode) {
-		size_t n;
-		bool lossy;
-		uint8_t *b = scenario_encode(&s, &n, &lossy);
-		FILE *f = fopen(encode, "wb");
-
-		if (!f || fwrite(b, 1, n, f) != n || fclose(f))
-			die("cannot write %s: %s", encode, strerror(errno));
-		fprintf(stderr, "%s: wrote %zu bytes%s\n", prog, n,
-			lossy ? " (some settings do not fit the byte format and were rounded)" : "");
-		free(b);
-		scenario_free(&s);
-		return 0;
-	}
-	if (check_regression) {
-		static struct run_result r;
-
-		if (!s.expect[0])
-			die("%s: a regression needs an 'expect' line%s", path, "");
-		bool want_clean = !strcmp(s.expect, "clean");
-
-		if (!want_clean && inv_parse(s.expect) < 0)
-			die("%s: expect '%s' is neither 'clean' nor an invariant ID", path, s.expect);
-		dpm_run(&s, &o, &r);
-		const char *got = r.violated ? inv_name(r.id) : "clean";
-
-		if (strcmp(got, s.expect)) {
-			printf("%s: expected %s, got %s\n", path, s.expect, got);
-			dpm_report(&s, &o, stdout, tail, NULL);
-			scenario_free(&s);
-			return 1;
-		}
-		struct run_opts all = o;
-		const char *bad;
-		size_t bl;
-		uint64_t features = 0;
-
-		for (int k = 0; k < o.variant->nknobs; k++)
-			if (o.variant->knobs[k].feature)
-				features |= 1ULL << k;
-		/* Every fix, and the newer schemes the file runs. */
-		knobs_parse(o.variant, "all", &all.fixes, &bad, &bl);
-		all.fixes |= o.fixes & features;
-		if (all.fixes == o.fixes) {
-			/* Every fix on already: a finding no fix addresses. */
-			printf(want_clean ? "%s: %s as expected, every fix on\n" :
-			       "%s: %s as expected (a finding with every fix on: docs/findings.md)\n",
-			       path, got);
-			scenario_free(&s);
-			return 0;
-		}
-		dpm_run(&s, &all, &r);
-		if (r.violated) {
-			printf("%s: with every fix on, expected clean, got %s\n",
-			       path, inv_name(r.id));
-			dpm_report(&s, &all, stdout, tail, NULL);
-			scenario_free(&s);
-			return 1;
-		}
-		printf("%s: %s as expected; clean with every fix on\n", path,
-		       got);
-		scenario_free(&s);
-		return 0;
-	}
-	if (summary)
-		return print_summary_json(&s, &o);
-	if (minimize) {
-		static struct run_result r;
-
-		dpm_run(&s, &o, &r);
-		if (!r.violated) {
-			printf("dpmrepro: no violation to minimize\n");
-			scenario_free(&s);
-			return 0;
-		}
-		int before = s.ndev;
-		long runs = dpm_minimize(&s, &o, r.id);
-		char *t = text_with_header(&s, &o, inv_name(r.id));
-
-		printf("# minimized from %d to %d devices in %ld runs; still %s\n%s",
-		       before, s.ndev, runs, inv_name(r.id), t);
-		free(t);
-		scenario_free(&s);
+	if (strcmp(got, s->expect)) {
+		printf("%s: expected %s, got %s\n", path, s->expect, got);
+		dpm_report(s, o, stdout, ro->tail, NULL);
 		return 1;
 	}
-	if (save_name)
-		return save_regression(&s, &o, save_name, reg_dir);
-	if (schedules) {
-		static struct run_result r;
-		int want = dpm_expected(&s);
-		long k = dpm_schedule_search(&s, &o, schedules, want, &r);
+	struct run_opts all = *o;
+	const char *bad;
+	size_t bl;
+	uint64_t features = 0;
+
+	for (int k = 0; k < o->variant->nknobs; k++)
+		if (o->variant->knobs[k].feature)
+			features |= 1ULL << k;
+	/* Every fix, and the newer schemes the file runs. */
+	knobs_parse(o->variant, "all", &all.fixes, &bad, &bl);
+	all.fixes |= o->fixes & features;
+	if (all.fixes == o->fixes) {
+		/* Every fix on already: a finding no fix addresses. */
+		printf(want_clean ? "%s: %s as expected, every fix on\n" :
+		       "%s: %s as expected (a finding with every fix on: docs/findings.md)\n",
+		       path, got);
+		return 0;
+	}
+	dpm_run(s, &all, &r);
+	if (r.violated) {
+		printf("%s: with every fix on, expected clean, got %s\n",
+		       path, inv_name(r.id));
+		dpm_report(s, &all, stdout, ro->tail, NULL);
+		return 1;
+	}
+	printf("%s: %s as expected; clean with every fix on\n", path, got);
+	return 0;
+}
+
+static int minimize(struct scenario *s, const struct run_opts *o)
+{
+	static struct run_result r;
+
+	dpm_run(s, o, &r);
+	if (!r.violated) {
+		printf("dpmrepro: no violation to minimize\n");
+		return 0;
+	}
+	int before = s->ndev;
+	long runs = dpm_minimize(s, o, r.id);
+	char *t = text_with_header(s, o, inv_name(r.id));
+
+	printf("# minimized from %d to %d devices in %ld runs; still %s\n%s",
+	       before, s->ndev, runs, inv_name(r.id), t);
+	free(t);
+	return 1;
+}
+
+/* The report, after --schedules' search if asked; --trace-json, --html. */
+static int report(struct scenario *s, const struct run_opts *o,
+		  const struct repro_options *ro, char *err, size_t errlen)
+{
+	static struct run_result r;
+
+	if (ro->schedules) {
+		int want = dpm_expected(s);
+		long k = dpm_schedule_search(s, o, ro->schedules, want, &r);
 
 		if (k < 0) {
 			if (want < 0)
 				printf("dpmrepro: no violation in %ld schedules\n",
-				       schedules);
+				       ro->schedules);
 			else
 				printf("dpmrepro: neither the file's schedule nor %ld others show %s (its 'expect')\n",
-				       schedules, inv_name(want));
-			scenario_free(&s);
+				       ro->schedules, inv_name(want));
 			return 0;
 		}
 		if (k)
 			printf("dpmrepro: schedule %ld of the search shows %s\n", k,
 			       inv_name(r.id));
 	}
-	static struct run_result r;
-	bool v = dpm_report(&s, &o, stdout, tail, &r);
+	bool v = dpm_report(s, o, stdout, ro->tail, &r);
+	/* The report's replay recorded the events the exporters use. */
+	const char *outs[2] = { ro->trace_json, ro->html };
 
-	if (trace_json || html) {
-		/* The report's replay recorded the events the exporters use. */
-		const char *outs[2] = { trace_json, html };
+	for (int k = 0; k < 2; k++) {
+		if (!outs[k])
+			continue;
+		FILE *f = fopen(outs[k], "w");
+		int rc = f ? (k ? export_html(s, &r, f) :
+			      export_trace_json(s, f)) : -1;
 
-		for (int k = 0; k < 2; k++) {
-			if (!outs[k])
-				continue;
-			FILE *f = fopen(outs[k], "w");
-			int rc = f ? (k ? export_html(&s, &r, f) :
-				      export_trace_json(&s, f)) : -1;
-
-			if (!f || rc || fclose(f)) {
-				scenario_free(&s);
-				die("cannot write %s: %s", outs[k], strerror(errno));
-			}
+		if (f && fclose(f))
+			rc = -1;
+		if (rc) {
+			snprintf(err, errlen, "cannot write %s: %s", outs[k],
+				 strerror(errno));
+			return -1;
 		}
 	}
-
-	scenario_free(&s);
 	return v ? 1 : 0;
+}
+
+/* Load, pick the model, run the mode: 0 or 1, or -1 with err. */
+static int replay_file(const struct repro_options *ro, char *err, size_t errlen)
+{
+	struct scenario s;
+	struct run_opts o = { 0 };
+	struct dpm_env env;
+	bool is_text;
+	int rc;
+
+	if (dpm_env_read(&env, err, errlen))
+		return -1;
+	if (dpm_load_file(ro->file, &env.limits, ro->bytes, &s, &is_text, err,
+			  errlen))
+		return -1;
+	if (ro->check_regression && !is_text) {
+		scenario_free(&s);
+		snprintf(err, errlen, "%s: a regression must be a scenario text file",
+			 ro->file);
+		return -1;
+	}
+	if (dpm_pick(&s, ro->variant, ro->fix, &o, err, errlen)) {
+		scenario_free(&s);
+		if (!strncmp(err, "no knob", 7) && strlen(err) + 40 < errlen)
+			strcat(err, " (dpmrepro --fix list shows them)");
+		return -1;
+	}
+	if (ro->text) {
+		char *t = scenario_print(&s);
+
+		fputs(t, stdout);
+		free(t);
+		rc = 0;
+	} else if (ro->encode) {
+		rc = encode(&s, ro->encode, err, errlen);
+	} else if (ro->check_regression) {
+		rc = check_regression(&s, &o, ro, err, errlen);
+	} else if (ro->summary_json) {
+		rc = summary_json(&s, &o);
+	} else if (ro->minimize) {
+		rc = minimize(&s, &o);
+	} else if (ro->save_regression) {
+		rc = save_regression(&s, &o, ro, err, errlen);
+	} else {
+		rc = report(&s, &o, ro, err, errlen);
+	}
+	scenario_free(&s);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct repro_options ro;
+	char err[1024];
+	int rc = parse_args(argc, argv, &ro, err, sizeof(err));
+
+	if (rc > 0)
+		return 0;
+	if (rc == 0 && ro.list_variants) {
+		variants_list(stdout);
+		return 0;
+	}
+	if (rc == 0 && ro.fix && !strcmp(ro.fix, "list")) {
+		const struct pm_variant *v = variant_find(ro.variant ? ro.variant : "seed");
+
+		if (v) {
+			knobs_list(v, stdout);
+			return 0;
+		}
+		snprintf(err, sizeof(err), "no variant '%.100s' (variants: %s)",
+			 ro.variant, variant_names());
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = replay_file(&ro, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "dpmrepro: %s\n", err);
+		return 2;
+	}
+	return rc;
 }

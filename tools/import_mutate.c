@@ -3,14 +3,20 @@
  * import_mutate: corrupt copies of real captures, for tools/import_test.sh.
  *
  *   import_mutate SEED FIRST COUNT PREFIX FILE...
+ *   import_mutate --cases SEED FIRST COUNT PREFIX DATA_DIR
  *
- * For each case K from FIRST on, writes to PREFIX<K> case K of SEED as
- * capture_mutate() makes it from one of the FILEs (the same bytes that
- * tests/test_import_corrupt.c imports in-process); batches save process
- * starts.  Exit 0, or 2 with one line on stderr.
+ * The first form writes to PREFIX<K>, for each case K from FIRST on, case
+ * K of SEED as capture_mutate() makes it from one of the FILEs.  The
+ * second writes dpmimport's corrupt-input test cases, made from the
+ * skynet captures in DATA_DIR (capture_mutate.h: corrupt_case_make(), the
+ * same bytes tests/test_import_corrupt.c imports in-process): for case K
+ * the files it gives dpmimport, PREFIX<K>-dmesg.txt, PREFIX<K>-ftrace.txt
+ * and PREFIX<K>.html as its kind has them.  Batches save process starts.
+ * Exit 0, or 2 with one line on stderr.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "capture_mutate.h"
 #include "run/replay.h"
@@ -31,6 +37,48 @@ static uint64_t number(const char *s)
 	return v;
 }
 
+static void write_buf(const char *path, const struct mutate_buf *b)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(b->p, 1, b->n, f) != b->n || fclose(f)) {
+		fprintf(stderr, "import_mutate: cannot write %s\n", path);
+		exit(2);
+	}
+}
+
+static int cases(uint64_t seed, uint64_t first, uint64_t count,
+		 const char *prefix, const char *dir)
+{
+	struct corrupt_sources src;
+	struct corrupt_case c = { 0 };
+	char out[4096], err[512];
+
+	if (corrupt_sources_load(dir, &src, err, sizeof(err)))
+		fail(err);
+	for (uint64_t k = first; k < first + count; k++) {
+		corrupt_case_make(seed, k, &src, &c);
+		if (c.has_dmesg) {
+			snprintf(out, sizeof(out), "%s%llu-dmesg.txt", prefix,
+				 (unsigned long long)k);
+			write_buf(out, &c.dmesg);
+		}
+		if (c.has_ftrace) {
+			snprintf(out, sizeof(out), "%s%llu-ftrace.txt", prefix,
+				 (unsigned long long)k);
+			write_buf(out, &c.ftrace);
+		}
+		if (c.has_html) {
+			snprintf(out, sizeof(out), "%s%llu.html", prefix,
+				 (unsigned long long)k);
+			write_buf(out, &c.html);
+		}
+	}
+	corrupt_case_free(&c);
+	corrupt_sources_free(&src);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct mutate_buf b = { 0 };
@@ -39,8 +87,11 @@ int main(int argc, char **argv)
 	char out[4096], err[512];
 	int nsrc = argc - 5;
 
+	if (argc == 7 && !strcmp(argv[1], "--cases"))
+		return cases(number(argv[2]), number(argv[3]), number(argv[4]),
+			     argv[5], argv[6]);
 	if (argc < 6)
-		fail("usage: import_mutate SEED FIRST COUNT PREFIX FILE...");
+		fail("usage: import_mutate SEED FIRST COUNT PREFIX FILE... | --cases SEED FIRST COUNT PREFIX DATA_DIR");
 	seed = number(argv[1]);
 	first = number(argv[2]);
 	count = number(argv[3]);
@@ -56,15 +107,9 @@ int main(int argc, char **argv)
 		src[i].buf = buf;
 	}
 	for (uint64_t k = first; k < first + count; k++) {
-		FILE *f;
-
 		snprintf(out, sizeof(out), "%s%llu", argv[4], (unsigned long long)k);
 		capture_mutate(seed, k, src, nsrc, &b);
-		f = fopen(out, "wb");
-		if (!f || fwrite(b.p, 1, b.n, f) != b.n || fclose(f)) {
-			fprintf(stderr, "import_mutate: cannot write %s\n", out);
-			exit(2);
-		}
+		write_buf(out, &b);
 	}
 	for (int i = 0; i < nsrc; i++)
 		free((char *)src[i].buf);

@@ -447,38 +447,59 @@ static bool claim_removal(struct device *dev)
 	return !__atomic_exchange_n(&dev->removing, true, __ATOMIC_ACQ_REL);
 }
 
-bool device_unregister_subtree(struct device *dev)
+/* The last registered child of dev still linked, with a reference. */
+static struct device *last_live_child(struct device *dev)
 {
-	if (!claim_removal(dev))
+	struct device *child = NULL;
+	struct klist_node *k;
+
+	eng_lock(&dev->klist_lock);
+	KAPI_ACCESS(&dev->klist_children, KACC_READ);
+	list_for_each_entry_reverse(k, &dev->klist_children, n) {
+		if (!k->dead) {
+			child = container_of(k, struct device, knode_parent);
+			break;
+		}
+	}
+	if (child)
+		get_device(child);
+	eng_unlock(&dev->klist_lock);
+	return child;
+}
+
+bool device_unregister_subtree(struct device *root)
+{
+	/* Devices claimed and not unregistered yet, each below the one
+	 * before: a stack on the heap, so a chain of any depth is fine. */
+	struct device **stack = NULL;
+	int depth = 0, cap = 0;
+
+	if (!claim_removal(root))
 		return false;
+	DPM_ARRAY_PUSH(stack, depth, cap, root);
 	/* Children first, the last registered first, as bus code tears down
 	 * a hierarchy (usb_disconnect, for one). */
-	for (;;) {
-		struct device *child = NULL;
-		struct klist_node *k;
+	while (depth) {
+		struct device *dev = stack[depth - 1];
+		struct device *child = last_live_child(dev);
 
-		eng_lock(&dev->klist_lock);
-		KAPI_ACCESS(&dev->klist_children, KACC_READ);
-		list_for_each_entry_reverse(k, &dev->klist_children, n) {
-			if (!k->dead) {
-				child = container_of(k, struct device,
-						     knode_parent);
-				break;
-			}
+		if (child && claim_removal(child)) {
+			DPM_ARRAY_PUSH(stack, depth, cap, child);
+			continue;
 		}
-		if (child)
-			get_device(child);
-		eng_unlock(&dev->klist_lock);
-		if (!child)
-			break;
-		if (!device_unregister_subtree(child)) {
+		if (child) {
 			/* Somebody else is removing it: wait until it is
 			 * done, as the bus's own locking would make us. */
 			wait_for_completion(&child->removed);
+			put_device(child);
+			continue;
 		}
-		put_device(child);
+		depth--;
+		device_unregister(dev);
+		if (dev != root)
+			put_device(dev);	/* the reference taken above */
 	}
-	device_unregister(dev);
+	free(stack);
 	return true;
 }
 
@@ -501,12 +522,14 @@ static struct klist_node *klist_next_live(struct device *dev,
 		if (!c->dead) {
 			k = c;
 			k->refs++;
+			/* Under the lock, as the kernel's node holds its
+			 * device: once unlocked, device_del() may kill the
+			 * node and drop the last reference. */
+			get_device(knode_dev(k));
 			break;
 		}
 	}
 	eng_unlock(&dev->klist_lock);
-	if (k)
-		get_device(knode_dev(k));
 	return k;
 }
 

@@ -22,13 +22,25 @@
 #include <unistd.h>
 
 #include "fiber.h"
+#include "../util/fifo.h"
 #include "../util/xalloc.h"
 
 const struct dpm_engine *dpm_eng = &det_engine;
 void (*dpm_order_hook)(enum order_event ev, uint32_t a, uint32_t b);
 void (*det_hook)(enum det_hook_ev ev, int a, int b);
 
-enum tstate { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_SLEEPING, T_DONE };
+enum tstate { T_UNSTARTED, T_RUNNABLE, T_RUNNING, T_BLOCKED, T_SLEEPING,
+	      T_DONE };
+
+/*
+ * Stacks: at most this many tasks hold one at a time; a task spawned
+ * beyond waits, unstarted and without a stack, until one is free (first
+ * come, first served), as a job waits for a worker.  When nothing else
+ * can run, the oldest waiting task gets a new stack anyway, so this
+ * never makes a deadlock.  A run with fewer live tasks (every fuzzing
+ * run) never notices; a million async devices need no million stacks.
+ */
+#define STACKED_MAX 4096
 
 struct task {
 	struct fiber fib;
@@ -61,6 +73,11 @@ static uint64_t sleep_seq;
 
 static struct task *pool;	/* finished tasks whose stacks can be reused */
 static struct task *zombie;	/* finished, its stack maybe still in use */
+static struct task *spare;	/* task structs without a stack */
+static struct dpm_fifo unstarted;	/* waiting for a stack, oldest first */
+static int stacked;		/* tasks holding a stack, not finished */
+
+static void admit_unstarted(bool force);
 
 static uint64_t now_ns;
 static const uint8_t *sched_bytes;
@@ -192,6 +209,12 @@ static void schedule(void)
 	bool dying = cur->state == T_DONE;
 
 	while (!nrunq) {
+		/* Nothing can run but tasks waiting for a stack: time does
+		 * not pass while they could. */
+		if (unstarted.n) {
+			admit_unstarted(true);
+			continue;
+		}
 		if (!nsleep) {
 			finish(live ? DET_DEADLOCK : DET_DONE);
 			return;
@@ -322,26 +345,80 @@ static void task_body(void)
 	t->fn(t->arg);
 	t->state = T_DONE;
 	live--;
+	stacked--;
 	t->pnext = zombie;
 	zombie = t;
+	admit_unstarted(false);
 	schedule();
 	abort();	/* a finished task is never switched back to */
 }
 
-static void det_spawn(void (*fn)(void *), void *arg, const char *name)
+/* A task struct: a finished one with its stack if there is one, else a
+ * stackless one (and a new stack only when with_stack). */
+static struct task *task_struct(bool with_stack)
 {
-	struct task *t = pool;
+	struct task *t = with_stack && pool ? pool : spare ? spare : NULL;
 
-	if (t) {
+	if (t == pool && t)
 		pool = t->pnext;
-	} else {
+	else if (t)
+		spare = t->pnext;
+	else
 		t = dpm_xcalloc(1, sizeof(*t));
+	if (with_stack && !t->fib.stack && fiber_alloc(&t->fib)) {
+		fprintf(stderr,
+			"dpmfuzz: cannot allocate a task stack (%d tasks hold one; vm.max_map_count?)\n",
+			stacked);
+		abort();
+	}
+	return t;
+}
+
+/* Give t, stackless, a stack: a finished task's if one is free (its
+ * struct keeps no stack then), else a new one. */
+static void take_stack(struct task *t)
+{
+	struct task *s = pool;
+
+	if (!s) {
 		if (fiber_alloc(&t->fib)) {
-			fputs("dpmfuzz: cannot allocate a task stack\n", stderr);
+			fprintf(stderr,
+				"dpmfuzz: cannot allocate a task stack (%d tasks hold one; vm.max_map_count?)\n",
+				stacked);
 			abort();
 		}
+		return;
 	}
+	pool = s->pnext;
+	t->fib = s->fib;
+	memset(&s->fib, 0, sizeof(s->fib));
+	s->pnext = spare;
+	spare = s;
+}
+
+static void start(struct task *t)
+{
+	if (!t->fib.stack)
+		take_stack(t);
 	fiber_prepare(&t->fib, task_body);
+	stacked++;
+	runq_push(t);
+}
+
+/* The oldest task waiting for a stack, if one is free (or, with force,
+ * whatever it costs). */
+static void admit_unstarted(bool force)
+{
+	if (!unstarted.n || (!force && stacked >= STACKED_MAX))
+		return;
+	start(dpm_fifo_pop(&unstarted));
+}
+
+static void det_spawn(void (*fn)(void *), void *arg, const char *name)
+{
+	bool now = stacked < STACKED_MAX && !unstarted.n;
+	struct task *t = task_struct(now);
+
 	t->fn = fn;
 	t->arg = arg;
 	t->kind = WAIT_NONE;
@@ -353,9 +430,14 @@ static void det_spawn(void (*fn)(void *), void *arg, const char *name)
 	all[nall++] = t;
 	live++;
 	stats.tasks++;
-	runq_push(t);
 	if (det_hook && cur != &host)
 		det_hook(DH_SPAWN, cur->id, t->id);
+	if (now) {
+		start(t);
+		return;
+	}
+	t->state = T_UNSTARTED;
+	dpm_fifo_push(&unstarted, t);
 }
 
 static void recycle_all(void)
@@ -366,14 +448,21 @@ static void recycle_all(void)
 		/* A finished task's struct may have been reused by a later
 		 * one; finished ones are on the pool or zombie list already. */
 		if (t->id == i && t->state != T_DONE) {
-			fiber_reclaim(&t->fib);
 			t->state = T_DONE;
-			t->pnext = pool;
-			pool = t;
+			if (t->fib.stack) {
+				fiber_reclaim(&t->fib);
+				t->pnext = pool;
+				pool = t;
+			} else {
+				t->pnext = spare;
+				spare = t;
+			}
 		}
 	}
 	reap_zombies();
 	nall = 0;
+	stacked = 0;
+	dpm_fifo_clear(&unstarted);
 }
 
 enum det_outcome det_run(void (*fn)(void *), void *arg,
@@ -426,6 +515,11 @@ int det_unfinished(struct det_task_info *out, int max)
 		n++;
 	}
 	return n;
+}
+
+const char *det_task_name(int id)
+{
+	return id >= 0 && id < nall ? all[id]->name : "?";
 }
 
 static int det_current_id(void)

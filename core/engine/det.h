@@ -48,6 +48,9 @@ struct det_task_info {
 };
 int det_unfinished(struct det_task_info *out, int max);
 
+/* During a run (a strategy's choose()): the name of task id. */
+const char *det_task_name(int id);
+
 extern const struct dpm_engine det_engine;
 
 /*

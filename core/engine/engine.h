@@ -125,6 +125,11 @@ void AnnotateIgnoreSyncBegin(const char *f, int l);
 void AnnotateIgnoreSyncEnd(const char *f, int l);
 #endif
 
+/* How many quiet locks this thread holds: a thread that ends the process
+ * inside one (a violation found by the oracle) first tells TSan the
+ * ignored regions are over (threads.c), or TSan reports them at exit. */
+extern _Thread_local int dpm_quiet_depth;
+
 static inline void quiet_lock(int *l)
 {
 	if (!dpm_eng->concurrent)
@@ -137,6 +142,7 @@ static inline void quiet_lock(int *l)
 	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
 		while (__atomic_load_n(l, __ATOMIC_RELAXED))
 			;
+	dpm_quiet_depth++;
 }
 
 static inline void quiet_unlock(int *l)
@@ -144,6 +150,7 @@ static inline void quiet_unlock(int *l)
 	if (!dpm_eng->concurrent)
 		return;
 	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+	dpm_quiet_depth--;
 #ifdef DPM_QUIET_TSAN
 	AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
 	AnnotateIgnoreReadsEnd(__FILE__, __LINE__);

@@ -9,9 +9,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../util/fifo.h"
 #include "../util/xalloc.h"
 
-enum tstate { TS_RUNNING, TS_BLOCKED, TS_SLEEPING, TS_DONE };
+enum tstate { TS_RUNNING, TS_BLOCKED, TS_SLEEPING, TS_DONE, TS_UNSTARTED };
+
+/*
+ * At most this many tasks run on threads at a time; later ones wait,
+ * unstarted, first come first served, for a thread to finish its task
+ * (as jobs wait for a worker).  When every running task is blocked and
+ * some wait, one more thread starts, so this never makes a deadlock; a
+ * run with fewer tasks (every stress run) never notices.
+ */
+#define THREADS_MAX 256
 
 struct task {
 	int id;
@@ -46,6 +56,16 @@ static struct det_stats stats;
 static struct timespec t0;
 static __thread struct task *cur;
 static struct task host = { .id = -1, .name = "host" };
+/* Under pool_mtx: tasks on threads; the unstarted, oldest first. */
+static int running;
+static struct dpm_fifo unstarted;
+static int nblocked;		/* running tasks in th_wait(): atomic */
+
+/* The oldest unstarted task, or NULL; under pool_mtx. */
+static struct task *next_unstarted(void)
+{
+	return dpm_fifo_pop(&unstarted);
+}
 
 static uint64_t xorshift(uint64_t *s)
 {
@@ -75,18 +95,25 @@ static void *worker_main(void *arg)
 
 		pthread_mutex_unlock(&pool_mtx);
 		cur = t;
+		__atomic_store_n(&t->state, TS_RUNNING, __ATOMIC_RELAXED);
 		t->fn(t->arg);
 		__atomic_store_n(&t->state, TS_DONE, __ATOMIC_RELAXED);
 		cur = NULL;
 		pthread_mutex_lock(&pool_mtx);
-		w->job = NULL;
-		w->next = idle;
-		idle = w;
 		if (--live == 0)
 			pthread_cond_broadcast(&done_cv);
+		/* The thread takes the oldest waiting task, if any. */
+		w->job = next_unstarted();
+		if (!w->job) {
+			running--;
+			w->next = idle;
+			idle = w;
+		}
 	}
 	return NULL;
 }
+
+static void run_on_thread(struct task *t);
 
 static void th_spawn(void (*fn)(void *), void *arg, const char *name)
 {
@@ -106,6 +133,19 @@ static void th_spawn(void (*fn)(void *), void *arg, const char *name)
 	tasks[ntasks++] = t;
 	live++;
 	stats.tasks++;
+	if (running >= THREADS_MAX || unstarted.n) {
+		t->state = TS_UNSTARTED;
+		dpm_fifo_push(&unstarted, t);
+		pthread_mutex_unlock(&pool_mtx);
+		return;
+	}
+	run_on_thread(t);
+	pthread_mutex_unlock(&pool_mtx);
+}
+
+/* Start t on an idle thread, or a new one; under pool_mtx. */
+static void run_on_thread(struct task *t)
+{
 	struct worker *w = idle;
 
 	if (w) {
@@ -125,8 +165,8 @@ static void th_spawn(void (*fn)(void *), void *arg, const char *name)
 		pthread_attr_destroy(&a);
 	}
 	w->job = t;
+	running++;
 	pthread_cond_signal(&w->cv);
-	pthread_mutex_unlock(&pool_mtx);
 }
 
 static void th_sched_point(void)
@@ -163,8 +203,10 @@ static void th_wait(struct waitq *wq, enum wait_kind kind, const void *obj)
 	__atomic_store_n(&t->obj, obj, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->kind, kind, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->state, TS_BLOCKED, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&nblocked, 1, __ATOMIC_RELAXED);
 	while (!t->woken)
 		pthread_cond_wait(&t->cv, &wq->lk.m);
+	__atomic_fetch_sub(&nblocked, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->state, TS_RUNNING, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->kind, WAIT_NONE, __ATOMIC_RELAXED);
 }
@@ -219,10 +261,20 @@ static const char *th_current_name(void)
 	return me()->name;
 }
 
+_Thread_local int dpm_quiet_depth;
+
 static __attribute__((noreturn)) void th_stop(void)
 {
 	if (cfg.on_violation)
 		cfg.on_violation();
+#ifdef DPM_QUIET_TSAN
+	/* The oracle stops the run from inside its quiet lock. */
+	for (; dpm_quiet_depth > 0; dpm_quiet_depth--) {
+		AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+		AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+		AnnotateIgnoreSyncEnd(__FILE__, __LINE__);
+	}
+#endif
 	fflush(stdout);
 	fflush(stderr);
 	_exit(DPM_EXIT_VIOLATION);
@@ -329,6 +381,7 @@ enum det_outcome threads_run(void (*fn)(void *), void *arg,
 		free(tasks[i]);
 	}
 	ntasks = 0;
+	dpm_fifo_clear(&unstarted);
 	pthread_mutex_unlock(&pool_mtx);
 	th_spawn(fn, arg, "pm");
 
@@ -343,9 +396,32 @@ enum det_outcome threads_run(void (*fn)(void *), void *arg,
 	}
 	pthread_mutex_lock(&pool_mtx);
 	while (live) {
-		if (pthread_cond_timedwait(&done_cv, &pool_mtx, &dl) == ETIMEDOUT &&
-		    live)
-			watchdog_fire();
+		struct timespec w;
+
+		/* Look again in 5 ms: tasks may be queued and every running
+		 * one blocked by then (nothing signals that). */
+		clock_gettime(CLOCK_REALTIME, &w);
+		w.tv_nsec += 5000000L;
+		if (w.tv_nsec >= 1000000000L) {
+			w.tv_sec++;
+			w.tv_nsec -= 1000000000L;
+		}
+		if (w.tv_sec > dl.tv_sec ||
+		    (w.tv_sec == dl.tv_sec && w.tv_nsec > dl.tv_nsec))
+			w = dl;
+		int rc = pthread_cond_timedwait(&done_cv, &pool_mtx, &w);
+
+		if (unstarted.n &&
+		    __atomic_load_n(&nblocked, __ATOMIC_RELAXED) >= running)
+			run_on_thread(next_unstarted());
+		if (rc == ETIMEDOUT && live) {
+			struct timespec now;
+
+			clock_gettime(CLOCK_REALTIME, &now);
+			if (now.tv_sec > dl.tv_sec ||
+			    (now.tv_sec == dl.tv_sec && now.tv_nsec >= dl.tv_nsec))
+				watchdog_fire();
+		}
 	}
 	pthread_mutex_unlock(&pool_mtx);
 	if (st)

@@ -18,7 +18,9 @@ struct threads_config {
 	/* Real nanoseconds per virtual microsecond of callback time
 	 * (default 1: a virtual second takes a real millisecond). */
 	uint64_t ns_per_virtual_us;
-	unsigned int watchdog_ms;	/* run deadline (default 10000) */
+	/* Run deadline: dpm_run() adds 2 ms per device and cycle to
+	 * it (default 10000). */
+	unsigned int watchdog_ms;
 	/* Called before the process ends: by the watchdog (then
 	 * threads_unfinished() tells what each task waits for), and on a
 	 * violation found by the oracle. */

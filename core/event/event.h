@@ -50,7 +50,9 @@ static inline int pm_wait_applies(int dev, int t, enum pm_phase p)
 enum pm_ev_kind {
 	EV_TRANSITION_BEGIN,	/* a: the cycle, from 0 */
 	EV_TRANSITION_END,	/* err: what the suspend entry point reported */
-	EV_PHASE_BEGIN,		/* phase */
+	EV_PHASE_BEGIN,		/* phase; a: for a resume-side phase, 1 +
+				 * enum pm_resume_kind of the event main.c
+				 * resumes with, 0 if not told */
 	EV_PHASE_END,		/* phase */
 	EV_CB_START,		/* dev, phase: a driver callback starts */
 	EV_CB_END,		/* dev, phase, err: it returned err */
@@ -73,8 +75,20 @@ enum pm_ev_kind {
 				 * device the scenario adds late) */
 	EV_LIST_POS,		/* dev, a: its place on dpm_list (a kernel
 				 * variant's links reorder the list) */
+	EV_UNBOUND,		/* dev: its driver was unbound (a supplier's
+				 * removal unbinds its consumers), it stays
+				 * registered: only a middle layer may still
+				 * call back (kernel variants) */
+	EV_LINK,		/* dev: a consumer, a: its supplier, b: 1 if
+				 * the PM core must now order them, 0 if not
+				 * (a kernel variant's device links) */
 	NR_EV_KINDS
 };
+
+/* Which resume a resume-side phase does, as dev_pm_skip_resume() tells
+ * them apart: PM_EVENT_THAW, PM_EVENT_RESTORE, or any other (resume,
+ * recover). */
+enum pm_resume_kind { PM_RESUME_PLAIN, PM_RESUME_THAW, PM_RESUME_RESTORE };
 
 /* Why an EV_SKIP skipped (the oracle judges whether it may). */
 enum pm_skip {

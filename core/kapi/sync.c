@@ -58,8 +58,13 @@ void wait_for_completion(struct completion *x)
 	KAPI_CHECK(x, "wait_for_completion");
 	eng_sched_point();
 	eng_lock(&x->wait.lk);
-	while (!x->done)
+	while (!x->done) {
 		dpm_eng->wait(&x->wait, WAIT_COMPLETION, x);
+		/* Woken, the waiter reads x again: x may have been freed
+		 * while it slept (the kernel's waiter touches x's lock and
+		 * count then too). */
+		KAPI_CHECK(x, "wait_for_completion");
+	}
 	/* Taking one count of a complete() writes; passing a complete_all()
 	 * reads. */
 	KAPI_ACCESS(x, x->done != UINT_MAX ? KACC_PASS_WRITE : KACC_PASS);

@@ -49,8 +49,14 @@ struct dstate {
 	bool absent;		/* registered later in the run (EV_ADDED) */
 	bool exempt;		/* never handled: it needs no PM */
 	bool syscore;		/* handled, its callbacks by syscore ops */
+	bool unbound;		/* its driver unbound: no obligations left */
 	bool rpm_off;		/* skipped as runtime-suspended: off, not
 				 * suspended by its callbacks */
+	bool kept;		/* left in suspend by a resume step it may
+				 * skip (dev_pm_skip_resume()) */
+	bool kept_aborted;	/* so in resume_early, late-suspended only,
+				 * after an aborted suspend (KV-2) */
+	bool kept_thaw;		/* left in suspend by a thaw (KV-9) */
 	int pos;		/* its place on dpm_list */
 	bool freed;
 	bool prepared;
@@ -65,6 +71,9 @@ static struct dstate *st;
 static int *child_start, *child_list;	/* subordinates of i, CSR */
 static int *sup_start, *sup_list;	/* superiors of i, CSR */
 static struct oracle_result result;
+/* Links the variant publishes (EV_LINK): consumer, supplier, ordered. */
+static struct dlink { int con, sup; bool on; } *dlinks;
+static int ndlinks, dlinks_cap;
 
 static bool in_transition;
 static bool suspend_failed;
@@ -84,6 +93,9 @@ static uint64_t *err_word(int error, uint64_t *bit)
 
 static int first_fail_dev = -1, first_fail_phase, first_fail_err;
 static int phase_active = -1;
+/* The resume the phase in progress does (enum oracle_resume) as the
+ * variant told, or -1: as the transition's kind says (resume_kind()). */
+static int told_resume = -1;
 static int running[NR_PHASES];
 static int last_pos[NR_PHASES];		/* SYNC-ORDER: previous device */
 static int running_total;
@@ -141,8 +153,10 @@ void oracle_reset(const struct oracle_config *c)
 	free(from);
 	free(to);
 	memset(&result, 0, sizeof(result));
+	ndlinks = 0;
 	in_transition = false;
 	phase_active = -1;
+	told_resume = -1;
 	running_total = 0;
 	memset(running, 0, sizeof(running));
 }
@@ -201,7 +215,8 @@ static int depth(enum pm_phase p)
  * by the PM core. */
 static bool out_of_play(int dev)
 {
-	return st[dev].gone || st[dev].absent || st[dev].exempt;
+	return st[dev].gone || st[dev].absent || st[dev].exempt ||
+	       st[dev].syscore || st[dev].unbound;
 }
 
 /* Forward (list order) or backward (reverse list order) phase. */
@@ -231,11 +246,28 @@ static void do_check_transition_begin(void)
 		st[i].handled = 0;
 		st[i].dc = false;
 		st[i].rpm_off = false;
+		st[i].kept = false;
+		st[i].kept_aborted = false;
+		st[i].kept_thaw = false;
 	}
 }
 
-static void do_check_phase_begin(enum pm_phase p)
+static enum oracle_resume resume_kind(void)
 {
+	if (told_resume >= 0)
+		return (enum oracle_resume)told_resume;
+	return suspend_failed ? cfg.resume_failed :
+	       wakeup_abort ? cfg.resume_woken : cfg.resume;
+}
+
+_Static_assert((int)RESUME_PLAIN == PM_RESUME_PLAIN &&
+	       (int)RESUME_THAW == PM_RESUME_THAW &&
+	       (int)RESUME_RESTORE == PM_RESUME_RESTORE,
+	       "the oracle's resume kinds as the bus's");
+
+static void do_check_phase_begin(enum pm_phase p, long long told)
+{
+	told_resume = told > 0 && told <= PM_RESUME_RESTORE + 1 ? (int)told - 1 : -1;
 	pr_info("suspend_resume: %s begin", pm_phase_name(p));
 	if (phase_active >= 0)
 		check_fail(INV_PHASE_BARRIER,
@@ -281,6 +313,18 @@ static void check_suspend_start(int dev, enum pm_phase p)
 
 	if (!d)
 		return;
+	for (int k = 0; k < ndlinks; k++) {
+		int c = dlinks[k].con;
+
+		if (!dlinks[k].on || dlinks[k].sup != dev || out_of_play(c) ||
+		    st[c].lvl >= d)
+			continue;
+		check_fail(INV_SUSPEND_AFTER_CHILDREN,
+			   "consumer '%s' had not %s when its supplier '%s' started %s",
+			   nm(c), st[c].busy == (int)p ?
+			   "finished suspending (its callback is running)" : "suspended",
+			   nm(dev), pm_phase_name(p));
+	}
 	for (int k = child_start[dev]; k < child_start[dev + 1]; k++) {
 		int c = child_list[k];
 
@@ -296,6 +340,15 @@ static void check_suspend_start(int dev, enum pm_phase p)
 	}
 }
 
+/* KV-2 accepted (ORACLE_TOL_KEPT_SUPERIOR): par was left in suspend by a
+ * resume step it skipped after a suspend that aborted; KV-9
+ * (ORACLE_TOL_THAW_KEPT_SUPERIOR): by a thaw. */
+static bool kept_ok(int par)
+{
+	return (cfg.tolerate & ORACLE_TOL_KEPT_SUPERIOR && st[par].kept_aborted) ||
+	       (cfg.tolerate & ORACLE_TOL_THAW_KEPT_SUPERIOR && st[par].kept_thaw);
+}
+
 static void check_resume_start(int dev, enum pm_phase p)
 {
 	int d = depth(p);
@@ -306,10 +359,22 @@ static void check_resume_start(int dev, enum pm_phase p)
 		check_fail(INV_RESUME_AFTER_PARENT,
 			   "'%s' started %s but had not been suspended that deep",
 			   nm(dev), pm_phase_name(p));
+	for (int k = 0; k < ndlinks; k++) {
+		int par = dlinks[k].sup;
+
+		if (!dlinks[k].on || dlinks[k].con != dev || out_of_play(par) ||
+		    st[par].lvl < d || kept_ok(par))
+			continue;
+		check_fail(INV_RESUME_AFTER_PARENT,
+			   "supplier '%s' had not %s when its consumer '%s' started %s",
+			   nm(par), st[par].busy == (int)p ?
+			   "finished resuming (its callback is running)" : "resumed",
+			   nm(dev), pm_phase_name(p));
+	}
 	for (int k = sup_start[dev]; k < sup_start[dev + 1]; k++) {
 		int par = sup_list[k];
 
-		if (out_of_play(par) || st[par].lvl < d)
+		if (out_of_play(par) || st[par].lvl < d || kept_ok(par))
 			continue;
 		check_fail(INV_RESUME_AFTER_PARENT,
 			   "%s '%s' had not %s when its %s '%s' started %s",
@@ -328,7 +393,14 @@ static void check_pm_wait(int dev, enum pm_phase p)
 	int t = cfg.pm_wait ? cfg.pm_wait[dev] : -1;
 	int d = depth(p);
 
-	if (!pm_wait_applies(dev, t, p) || out_of_play(t) || st[t].dc)
+	if (t < 0 || !pm_wait_applies(st[dev].pos, st[t].pos, p) ||
+	    out_of_play(t) || st[t].dc)
+		return;
+	/* Left in suspend by a step it may skip: the PM core is through
+	 * with it (its completion is done), and a driver's private wait is
+	 * no dependency the PM core knows of (dpm_superior_set_must_resume()
+	 * follows only parents and links). */
+	if (!pm_phase_is_suspend(p) && st[t].kept)
 		return;
 	if (pm_phase_is_suspend(p) ? st[t].lvl >= d : st[t].lvl < d)
 		return;
@@ -374,6 +446,17 @@ static void do_check_direct_complete(int dev)
 			   nm(dev), is_child(c, dev) ? "child" : "consumer", nm(c),
 			   st[c].lvl ? "was suspended by its callbacks" :
 				       "had not suspended");
+	}
+	for (int k = 0; k < ndlinks; k++) {
+		int c = dlinks[k].con;
+
+		if (!dlinks[k].on || dlinks[k].sup != dev || out_of_play(c) ||
+		    st[c].dc)
+			continue;
+		check_fail(INV_SUSPEND_AFTER_CHILDREN,
+			   "'%s' stayed runtime-suspended (direct_complete) though its consumer '%s' %s",
+			   nm(dev), nm(c), st[c].lvl ? "was suspended by its callbacks" :
+			   "had not suspended");
 	}
 	st[dev].dc = true;
 	st[dev].lvl = 3;
@@ -556,17 +639,25 @@ static void do_check_refs(int dev, long long have, long long want)
 static void do_check_all_freed(void)
 {
 	for (int i = 0; i < cfg.ndev; i++)
-		if (!st[i].freed)
+		if (!st[i].freed && !st[i].absent)	/* never registered */
 			check_fail(INV_REFS,
 				   "'%s' was never freed: a reference leaked",
 				   nm(i));
 }
 
-static void do_check_use_after_free(int dev, const char *op)
+/* in: 1 + the device whose step was running (0: not told), p its phase. */
+static void do_check_use_after_free(int dev, const char *op, long long in,
+				    long long p)
 {
-	check_fail(INV_REMOVED,
-		   "%s() on memory of '%s', freed when its last reference was dropped",
-		   op, nm(dev));
+	if (in > 0 && in <= cfg.ndev && p >= 0 && p < NR_PHASES)
+		check_fail(INV_REMOVED,
+			   "%s() on memory of '%s', freed when its last reference was dropped, in the %s step of '%s'",
+			   op, nm(dev), pm_phase_name((enum pm_phase)p),
+			   nm((int)in - 1));
+	else
+		check_fail(INV_REMOVED,
+			   "%s() on memory of '%s', freed when its last reference was dropped",
+			   op, nm(dev));
 }
 
 static void do_check_device_handled(int dev, enum pm_phase p)
@@ -605,33 +696,51 @@ static void skip_suspend_rpm(int dev, enum pm_phase p)
 	st[dev].lvl = depth(p);
 }
 
-/* A resume-side step skipped because the device stays runtime-suspended:
- * direct_complete, or DPM_FLAG_MAY_SKIP_RESUME (DPM_FLAG_SMART_SUSPEND on
- * thaw; never on restore), dev_pm_skip_resume(). */
+/* A resume-side step skipped because the device is left in suspend:
+ * direct_complete, or the DPM flags (devices.rst: the noirq and early
+ * resume callbacks may be skipped with DPM_FLAG_MAY_SKIP_RESUME, on thaw
+ * with DPM_FLAG_SMART_SUSPEND, never on restore: dev_pm_skip_resume()).
+ * The device stays suspended as deep as it was.  Before 5.8
+ * (cfg.left_skips_resume) its resume callback is skipped too, and
+ * DPM_FLAG_LEAVE_SUSPENDED lets a thaw skip as well
+ * (dev_pm_may_skip_resume() excluded only restore). */
 static void skip_resume_rpm(int dev, enum pm_phase p)
 {
 	unsigned int f = cfg.dpm_flags ? cfg.dpm_flags[dev] : 0;
+	enum oracle_resume r = resume_kind();
 
 	if (st[dev].dc)
 		return;
-	if (!st[dev].rpm_off)
-		check_fail(INV_SKIP,
-			   "'%s' skipped its %s callback as runtime-suspended, but its suspend callbacks ran",
-			   nm(dev), pm_phase_name(p));
-	if (p == PH_RESUME)
+	if (p == PH_RESUME && !cfg.left_skips_resume)
 		check_fail(INV_SKIP,
 			   "'%s' skipped its resume callback: only direct_complete skips it",
 			   nm(dev));
-	if (cfg.resume == RESUME_RESTORE ||
-	    (cfg.resume == RESUME_THAW && !(f & PMF_SMART_SUSPEND)) ||
-	    (cfg.resume == RESUME_PLAIN && !(f & PMF_MAY_SKIP_RESUME)))
+	/* A suspend that aborted before the device's noirq suspend leaves a
+	 * device its late suspend skipped (smart suspend) in suspend
+	 * (device_resume_noirq(): the !is_noirq_suspended path clears
+	 * must_resume when dev_pm_skip_suspend()). */
+	bool left_by_late = f & PMF_SMART_SUSPEND && st[dev].rpm_off &&
+			    st[dev].lvl < 3 && (suspend_failed || wakeup_abort);
+
+	if (r == RESUME_RESTORE ||
+	    (r == RESUME_THAW && !(f & PMF_SMART_SUSPEND) &&
+	     !(cfg.left_skips_resume && f & PMF_MAY_SKIP_RESUME)) ||
+	    (r == RESUME_PLAIN && !(f & PMF_MAY_SKIP_RESUME) && !left_by_late))
 		check_fail(INV_SKIP,
 			   "'%s' skipped its %s callback, which %s",
 			   nm(dev), pm_phase_name(p),
-			   cfg.resume == RESUME_RESTORE ? "a restore never skips" :
-			   cfg.resume == RESUME_THAW ?
+			   r == RESUME_RESTORE ? "a restore never skips" :
+			   r == RESUME_THAW ?
 			   "a thaw skips only with DPM_FLAG_SMART_SUSPEND" :
-			   "a resume skips only with DPM_FLAG_MAY_SKIP_RESUME");
+			   "a resume skips only with DPM_FLAG_MAY_SKIP_RESUME, or with DPM_FLAG_SMART_SUSPEND after a suspend that aborted before its noirq suspend and after its late suspend was skipped");
+	st[dev].kept = true;
+	/* Left in suspend for good: from here on it is runtime PM's, as a
+	 * direct-complete device is. */
+	if (p == PH_RESUME)
+		st[dev].lvl = 0;
+	st[dev].kept_thaw = r == RESUME_THAW;
+	st[dev].kept_aborted = p == PH_RESUME_EARLY && st[dev].lvl == 2 &&
+			       (suspend_failed || wakeup_abort);
 }
 
 /*
@@ -644,6 +753,11 @@ static void do_check_skip(int dev, enum pm_phase p, int why)
 	struct dstate *s = &st[dev];
 	int d = depth(p);
 
+	pr_info("%s: %s callback skipped: %s", nm(dev), pm_phase_name(p),
+		(unsigned)why >= NR_SKIP ? "?" :
+		why == SKIP_RUNTIME_SUSPENDED && !pm_phase_is_suspend(p) ?
+		"it stays suspended (direct_complete or the DPM flags)" :
+		skip_names[why]);
 	if (out_of_play(dev))
 		return;
 	if (p == PH_PREPARE || p == PH_COMPLETE) {
@@ -651,11 +765,16 @@ static void do_check_skip(int dev, enum pm_phase p, int why)
 			s->prepared = p == PH_PREPARE;
 		return;
 	}
-	/* A syscore device's callbacks are syscore ops': none here. */
+	/* A syscore device's callbacks are syscore ops': none here, and the
+	 * PM core does not order it (its resume steps skip it before they
+	 * wait for the parent), so neither does the oracle. */
 	if (why == SKIP_SYSCORE && s->syscore)
-		why = SKIP_NO_CALLBACK;
+		return;
 	if (why == SKIP_NO_CALLBACK) {
 		if (pm_phase_is_suspend(p)) {
+			/* Aborting, the PM core leaves it as it was. */
+			if (suspend_failed || wakeup_abort)
+				return;
 			check_suspend_start(dev, p);
 			s->lvl = d;
 		} else if (s->lvl >= d) {
@@ -696,6 +815,17 @@ static void do_check_skip(int dev, enum pm_phase p, int why)
 		   (unsigned)why < NR_SKIP ? skip_names[why] : "?");
 }
 
+static void do_check_link(int con, int sup, bool on)
+{
+	for (int k = 0; k < ndlinks; k++)
+		if (dlinks[k].con == con && dlinks[k].sup == sup) {
+			dlinks[k].on = on;
+			return;
+		}
+	DPM_ARRAY_PUSH(dlinks, ndlinks, dlinks_cap,
+		       ((struct dlink){ con, sup, on }));
+}
+
 static void do_check_added(int dev)
 {
 	pr_info("device '%s' registered", nm(dev));
@@ -720,7 +850,7 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		do_check_transition_end(ev->err);
 		break;
 	case EV_PHASE_BEGIN:
-		do_check_phase_begin(ev->phase);
+		do_check_phase_begin(ev->phase, ev->a);
 		break;
 	case EV_PHASE_END:
 		do_check_phase_end(ev->phase);
@@ -747,7 +877,7 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		do_check_device_freed(ev->dev);
 		break;
 	case EV_USE_AFTER_FREE:
-		do_check_use_after_free(ev->dev, ev->what);
+		do_check_use_after_free(ev->dev, ev->what, ev->a, ev->b);
 		break;
 	case EV_REFS:
 		do_check_refs(ev->dev, ev->a, ev->b);
@@ -767,6 +897,13 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		break;
 	case EV_LIST_POS:
 		st[ev->dev].pos = (int)ev->a;
+		break;
+	case EV_LINK:
+		do_check_link(ev->dev, (int)ev->a, ev->b);
+		break;
+	case EV_UNBOUND:
+		pr_info("device '%s': driver unbound", nm(ev->dev));
+		st[ev->dev].unbound = true;
 		break;
 	default:
 		break;

@@ -57,10 +57,30 @@ struct oracle_config {
 	const unsigned int *dpm_flags;
 	/* The transition's events: direct_complete is allowed (suspend to
 	 * RAM or idle: PM_EVENT_SUSPEND), and which resume follows a
-	 * successful suspend. */
+	 * suspend that went through, one that failed, and one a wake-up
+	 * aborted (resume/recover: plain; thaw; restore). */
 	bool dc_forbidden;
-	enum oracle_resume { RESUME_PLAIN, RESUME_THAW, RESUME_RESTORE } resume;
+	enum oracle_resume { RESUME_PLAIN, RESUME_THAW, RESUME_RESTORE }
+		resume, resume_failed, resume_woken;
+	/* A device the DPM flags leave in suspend skips its resume callback
+	 * as well as the noirq and early ones, and may-skip-resume applies
+	 * to a thaw too (DPM_FLAG_LEAVE_SUSPENDED, before 5.8); otherwise
+	 * only direct_complete skips a resume, and a thaw skips only with
+	 * smart suspend. */
+	bool left_skips_resume;
+	/* What a kernel tree's known finding shows, accepted (ORACLE_TOL_*:
+	 * the knobs of struct knob.tolerates that are on). */
+	unsigned int tolerate;
 };
+
+/* KV-2 (docs/findings.md): after a suspend aborted before a superior's
+ * noirq suspend, the superior's early resume is skipped as if it could
+ * stay suspended while its subordinate resumes. */
+#define ORACLE_TOL_KEPT_SUPERIOR	1u
+/* KV-9 (docs/kernel.md): a thaw leaves a runtime-suspended smart-suspend
+ * superior in suspend (its freeze callbacks were skipped) while a
+ * subordinate whose freeze callbacks ran thaws. */
+#define ORACLE_TOL_THAW_KEPT_SUPERIOR	2u
 
 /* Room for a violation's message. */
 #define ORACLE_MSG_MAX 1024

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "replay.h"
@@ -75,35 +76,62 @@ int dpm_read_file(const char *path, const char *what, char **buf, size_t *len,
 	return 0;
 }
 
+/* How far into a file the header is looked for. */
+#define HEADER_SEARCH 4096
+
+static bool text_byte(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n' ||
+	       c == '\r' || c == '\v' || c == '\f';
+}
+
 bool dpm_looks_like_text(const char *b, size_t n)
 {
-	size_t i = 0;
+	static const char header[] = "dpmfuzz-scenario";
+	size_t hl = sizeof(header) - 1, printable = 0;
 
-	while (i < n) {
-		while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' ||
-				 b[i] == '\n'))
-			i++;
-		if (i < n && b[i] == '#') {
-			while (i < n && b[i] != '\n')
-				i++;
-			continue;
-		}
-		break;
-	}
-	return n - i >= 16 && !memcmp(b + i, "dpmfuzz-scenario", 16);
+	/* The header, in any case, anywhere near the start: a text, even
+	 * behind a byte order mark, a NUL or a stray line. */
+	for (size_t i = 0; i + hl <= n && i < HEADER_SEARCH; i++)
+		if (!strncasecmp(b + i, header, hl))
+			return true;
+	if (n >= 3 && !memcmp(b, "\xef\xbb\xbf", 3))
+		return true;
+	for (size_t i = 0; i < n; i++)
+		printable += text_byte((unsigned char)b[i]);
+	/* Every byte printable, or nine in ten of a longer file with lines:
+	 * a text (cut, or missing its header), never fuzz input (whose runs
+	 * of one printable byte have no line ends) by accident. */
+	return n && (printable == n ||
+		     (n >= 16 && memchr(b, '\n', n) && printable * 10 >= n * 9));
 }
 
 int dpm_load(const char *buf, size_t len, const struct scn_limits *lim,
-	     struct scenario *s, bool *text, char *err, size_t errlen)
+	     bool bytes, struct scenario *s, bool *text, char *err,
+	     size_t errlen)
 {
-	*text = dpm_looks_like_text(buf, len);
-	if (*text)
-		return scenario_parse(buf, len, s, err, errlen) ? -1 : 0;
-	scenario_decode((const uint8_t *)buf, len, lim, s);
-	return 0;
+	*text = !bytes && dpm_looks_like_text(buf, len);
+	if (!*text) {
+		scenario_decode((const uint8_t *)buf, len, lim, s);
+		return 0;
+	}
+	/* A byte order mark is an editor's, not the text's. */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
+		buf += 3;
+		len -= 3;
+	}
+	if (!scenario_parse(buf, len, s, err, errlen))
+		return 0;
+	if (strstr(err, "expected the header")) {
+		size_t at = strlen(err);
+
+		snprintf(err + at, errlen - at,
+			 " (a crash file that happens to be text? --bytes reads it as fuzz input)");
+	}
+	return -1;
 }
 
-int dpm_load_file(const char *path, const struct scn_limits *lim,
+int dpm_load_file(const char *path, const struct scn_limits *lim, bool bytes,
 		  struct scenario *s, bool *text, char *err, size_t errlen)
 {
 	char *buf, why[256];
@@ -114,7 +142,7 @@ int dpm_load_file(const char *path, const struct scn_limits *lim,
 	*text = false;
 	if (dpm_read_file(path, "a scenario or crash file", &buf, &len, err, errlen))
 		return -1;
-	rc = dpm_load(buf, len, lim, s, text, why, sizeof(why));
+	rc = dpm_load(buf, len, lim, bytes, s, text, why, sizeof(why));
 	free(buf);
 	if (rc)
 		return fail(err, errlen, "%s: %s", path, why);
@@ -149,11 +177,19 @@ static bool shows(const struct run_result *r, int want)
 	return r->violated && (want < 0 || (int)r->id == want);
 }
 
+long dpm_search_bound(const struct scenario *s, long max)
+{
+	long cap = DPM_SEARCH_BUDGET / ((long)s->ndev * s->cycles + 1);
+
+	return max > cap ? (cap ? cap : 1) : max;
+}
+
 long dpm_schedule_search(struct scenario *s, const struct run_opts *o, long max,
 			 int want, struct run_result *r)
 {
 	uint64_t xs = 0x2545f4914f6cdd1dULL;
 
+	max = dpm_search_bound(s, max);
 	dpm_run(s, o, r);
 	if (shows(r, want))
 		return 0;

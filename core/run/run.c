@@ -329,6 +329,30 @@ void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
 			memcpy(d->k.link_flags, plain.k.link_flags,
 			       sizeof(d->k.link_flags));
 	}
+	/* A late device is registered by its parent's prepare, resume or
+	 * complete callback: one per parent, a leaf, under a parent that is
+	 * registered itself (the others are registered at the start). */
+	if (feat & VF_LATE_ADD)
+		for (int i = s->ndev - 1; i >= 0; i--) {
+			struct scn_kernel *k = &devs[i].k;
+			int p = devs[i].parent;
+
+			if (k->late_phase < 0)
+				continue;
+			bool ok = p >= 0 && (k->late_phase == PH_PREPARE ||
+					     k->late_phase == PH_RESUME ||
+					     k->late_phase == PH_COMPLETE);
+
+			for (int j = i + 1; ok && j < s->ndev; j++)
+				if (devs[j].parent == i ||
+				    (devs[j].parent == p && devs[j].k.late_phase >= 0))
+					ok = false;
+			for (int j = 0; ok && j < i; j++)
+				if (j == p && devs[j].k.late_phase >= 0)
+					ok = false;
+			if (!ok)
+				k->late_phase = -1;
+		}
 	/* A device that needs no PM is not on dpm_list: nothing orders its
 	 * children against its parent, so they need none either (out of the
 	 * kernel's contract otherwise). */
@@ -395,11 +419,31 @@ static void oracle_view_kernel(struct oracle_view *v, const struct scenario *s,
 	v->cfg.syscore = v->syscore;
 	v->cfg.late = v->late;
 	v->cfg.dpm_flags = v->dpm_flags;
+	v->cfg.left_skips_resume = feat & VF_LEAVE_SUSPENDED;
 	/* direct_complete needs PM_EVENT_SUSPEND; which resume follows. */
 	v->cfg.dc_forbidden = s->transition != TR_MEM && s->transition != TR_S2IDLE;
-	v->cfg.resume = s->transition == TR_FREEZE ? RESUME_THAW :
-			s->transition == TR_POWEROFF || s->transition == TR_RESTORE ?
-			RESUME_RESTORE : RESUME_PLAIN;
+	/* kernel/power/hibernate.c: an image thaws, or restores when the
+	 * wake-up skipped it, or recovers after a failure; a power-off that
+	 * fails restores; a resume from an image restores, or recovers. */
+	switch (s->transition) {
+	case TR_FREEZE:
+		v->cfg.resume = RESUME_THAW;
+		v->cfg.resume_failed = RESUME_PLAIN;
+		v->cfg.resume_woken = RESUME_RESTORE;
+		break;
+	case TR_POWEROFF:
+		v->cfg.resume = v->cfg.resume_failed = v->cfg.resume_woken =
+			RESUME_RESTORE;
+		break;
+	case TR_RESTORE:
+		v->cfg.resume = v->cfg.resume_woken = RESUME_RESTORE;
+		v->cfg.resume_failed = RESUME_PLAIN;
+		break;
+	default:
+		v->cfg.resume = v->cfg.resume_failed = v->cfg.resume_woken =
+			RESUME_PLAIN;
+		break;
+	}
 }
 
 static void oracle_view_build(struct oracle_view *v, const struct scenario *s,
@@ -423,7 +467,9 @@ static void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 		v->may_dc[i] = d->beh.rpm_suspended;
 		v->pm_wait[i] = d->beh.pm_wait_for - 1;
 		async_possible |= d->async || d->pci;
-		for (int k = 0; k < d->nsup; k++) {
+		/* A kernel variant's links: what device_link_add() made of
+		 * them, published as they change (EV_LINK). */
+		for (int k = 0; !(feat & VF_LINK_FLAGS) && k < d->nsup; k++) {
 			v->link_sup[nlinks] = d->sup[k];
 			v->link_con[nlinks++] = i;
 		}
@@ -460,6 +506,11 @@ static void oracle_view_free(struct oracle_view *v)
 	free(v->late);
 	free(v->dpm_flags);
 }
+
+/* The threads engine's watchdog: its base deadline (the run options may
+ * set another) and the time it adds per device and cycle. */
+#define WATCHDOG_BASE_MS 10000
+#define WATCHDOG_US_PER_DEVICE 2000
 
 /* The step limit of a det run: scheduling points before LIVENESS
  * (livelock), generous for the work a scenario can ask. */
@@ -503,9 +554,20 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 	struct oracle_view view;
 
 	oracle_view_build(&view, s, o->variant->features);
+	bool alloc_failures = true, worker_limit = true;
+
+	for (int k = 0; k < o->variant->nknobs; k++)
+		if (o->fixes >> k & 1) {
+			view.cfg.tolerate |= o->variant->knobs[k].tolerates;
+			alloc_failures &= !o->variant->knobs[k].no_alloc_failures;
+			worker_limit &= !o->variant->knobs[k].no_worker_limit;
+		}
 	oracle_reset(&view.cfg);
 	device_layer_reset(s->ndev);
-	struct async_config ac = { s->inline_every, s->worker_limit };
+	struct async_config ac = {
+		.inline_every = alloc_failures ? s->inline_every : 0,
+		.worker_limit = worker_limit ? s->worker_limit : 0,
+	};
 
 	async_reset(&ac);
 	hp = dpm_xrealloc(NULL, (size_t)s->nact + 1, sizeof(*hp));
@@ -516,6 +578,12 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 	if (o->engine == ENGINE_THREADS) {
 		struct threads_config tc = o->threads;
 
+		/* The deadline grows with the work: a run of a million
+		 * devices on threads takes minutes, not seconds. */
+		if (!tc.watchdog_ms)
+			tc.watchdog_ms = WATCHDOG_BASE_MS;
+		tc.watchdog_ms += (unsigned int)((uint64_t)s->ndev * (uint64_t)s->cycles *
+						 WATCHDOG_US_PER_DEVICE / 1000);
 		tc.on_watchdog = threads_watchdog;
 		tc.on_violation = threads_violation;
 		out = threads_run(pm_main, NULL, &tc, &r->stats);

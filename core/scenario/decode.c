@@ -163,6 +163,34 @@ static void decode_kernel_device(uint8_t e, uint8_t p, struct scn_device *d)
 	}
 }
 
+static bool is_descendant(const struct scenario *s, int d, int anc);
+
+/* A release that unregisters: the device before, unless it is an
+ * ancestor (the releasing device's own parents are gone first). */
+static void release_target(struct scenario *s, int i)
+{
+	struct scn_device *d = &s->dev[i];
+
+	if (d->k.release_unregisters == 0)
+		d->k.release_unregisters =
+			i && !is_descendant(s, i, i - 1) ? i - 1 : -1;
+}
+
+void scenario_add_kernel_features(struct scenario *s, uint8_t cfg_byte,
+				  const uint8_t *dev_bytes)
+{
+	decode_kernel_config(cfg_byte, s);
+	for (int i = 0; i < s->ndev; i++) {
+		uint8_t e = dev_bytes[2 * i];
+
+		/* The error byte's values that set no error. */
+		if ((e & 31) < NR_PHASES)
+			e = (uint8_t)((e & ~31u) | (NR_PHASES + (e & 7)));
+		decode_kernel_device(e, dev_bytes[2 * i + 1], &s->dev[i]);
+		release_target(s, i);
+	}
+}
+
 void scenario_free(struct scenario *s)
 {
 	free(s->dev);
@@ -233,12 +261,7 @@ void scenario_decode(const uint8_t *data, size_t size,
 			break;
 		}
 		decode_kernel_device(e, p, d);
-		/* A release that unregisters: the device before, unless it
-		 * is an ancestor (the releasing device's own parents are
-		 * gone first). */
-		if (d->k.release_unregisters == 0)
-			d->k.release_unregisters =
-				i && !is_descendant(s, i, i - 1) ? i - 1 : -1;
+		release_target(s, i);
 	}
 	/* A side action's victim is a descendant; none: no action. */
 	for (int i = 0; i < s->ndev; i++) {
@@ -384,7 +407,7 @@ uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
 	}
 	if (s->worker_limit > 4 || s->cycles > 4 || s->ndev > 256)
 		lost = true;
-	*p++ = (uint8_t)(!s->pm_async | (s->pm_trace << 1) |
+	*p++ = (uint8_t)((s->pm_async ? 0 : 1) | (s->pm_trace << 1) |
 			 (((s->cycles - 1) & 3) << 2) |
 			 ((inl ? inl + 10 : 0) << 4));
 	*p++ = encode_kernel_config(s, s->worker_limit ?

@@ -22,6 +22,8 @@
 #define SCN_EXPECT_MAX 31
 #define SCN_ATTR_MAX 15
 #define SCN_SUP_MAX 4		/* suppliers per device */
+#define SCN_DUR_MAX_US 100000000	/* PHASE=Nus: a callback's time, 100 s */
+#define SCN_ERR_MAX 4095		/* err=PHASE:-N: the kernel's error range */
 
 /*
  * What the kernel variants read of a scenario and the hand-written models
@@ -151,6 +153,18 @@ void scenario_decode(const uint8_t *data, size_t size,
 		     const struct scn_limits *lim, struct scenario *s);
 
 /*
+ * The kernel variants' features drawn as the decoder reads them from
+ * bytes (dpmstress's generator): the transition and a wake-up from
+ * cfg_byte's bits 3-7, and for each device, when its entry of dev_bytes
+ * (two bytes per device: the error byte's meaning, the parent byte's)
+ * says so, a middle layer, DPM flags, a driverless, syscore or no-PM
+ * device, a late registration, a release that unregisters, link flags.
+ * Injected errors are left as they are.
+ */
+void scenario_add_kernel_features(struct scenario *s, uint8_t cfg_byte,
+				  const uint8_t *dev_bytes);
+
+/*
  * The inverse of scenario_decode() as far as the byte format reaches:
  * bytes that decode (with limits at least as large) to this scenario,
  * with durations rounded to the byte format's table, one error per
@@ -164,6 +178,9 @@ int scenario_parse(const char *text, size_t len, struct scenario *s,
 		   char *err, size_t errlen);
 /* Appends the canonical text to a malloc'd string; returns it. */
 char *scenario_print(const struct scenario *s);
+
+/* Whether a device name may hold c (printable, no blank, '=', '"' or '#'). */
+bool scenario_name_char_ok(unsigned char c);
 
 /* Checks the structural rules (tree, ranges); -1 with a reason. */
 int scenario_validate(const struct scenario *s, char *err, size_t errlen);

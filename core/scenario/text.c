@@ -315,7 +315,7 @@ static bool tok_is(struct tok t, const char *w)
 	return strlen(w) == t.n && !memcmp(t.s, w, t.n);
 }
 
-static bool valid_name_char(unsigned char c)
+bool scenario_name_char_ok(unsigned char c)
 {
 	return c > 0x20 && c < 0x7f && c != '=' && c != '"' && c != '#';
 }
@@ -472,7 +472,7 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 		return perr(ps, "device name longer than %d characters",
 			    SCN_NAME_MAX);
 	for (size_t i = 0; i < tk[1].n; i++)
-		if (!valid_name_char((unsigned char)tk[1].s[i]))
+		if (!scenario_name_char_ok((unsigned char)tk[1].s[i]))
 			return perr(ps, "device name has a character that is not allowed");
 	if (name_find(ps, tk[1].s, tk[1].n) >= 0)
 		return perr(ps, "device '%.*s' is declared twice",
@@ -522,7 +522,7 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 				return perr(ps, "err: the error must be negative, like -5");
 			b.s++;
 			b.n--;
-			if (parse_u64(ps, b, NULL, 4095, &e, "err") < 0)
+			if (parse_u64(ps, b, NULL, SCN_ERR_MAX, &e, "err") < 0)
 				return -1;
 			if (!e)
 				return perr(ps, "err: -0 is not an error");
@@ -582,7 +582,7 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 			if (ph < 0)
 				return perr(ps, "device: unknown setting '%.*s'",
 					    (int)k.n, k.s);
-			if (parse_u64(ps, v, "us", 100000000, &us, "duration") < 0)
+			if (parse_u64(ps, v, "us", SCN_DUR_MAX_US, &us, "duration") < 0)
 				return -1;
 			d->beh.dur_us[ph] = (unsigned int)us;
 		}
@@ -693,7 +693,7 @@ static int parse_word(struct parser *ps, struct tok t, char *out, size_t cap,
 	if (t.n >= cap)
 		return perr(ps, "%s: too long", what);
 	for (size_t i = 0; i < t.n; i++)
-		if (!valid_name_char((unsigned char)t.s[i]))
+		if (!scenario_name_char_ok((unsigned char)t.s[i]))
 			return perr(ps, "%s: a character that is not allowed", what);
 	memcpy(out, t.s, t.n);
 	out[t.n] = '\0';
@@ -959,10 +959,11 @@ int scenario_validate(const struct scenario *s, char *err, size_t errlen)
 					 s->dev[i].name);
 				return -1;
 			}
-			if (pm_phase_is_suspend(k->late_phase) &&
-			    k->late_phase != PH_PREPARE) {
+			if (k->late_phase != PH_PREPARE &&
+			    k->late_phase != PH_RESUME &&
+			    k->late_phase != PH_COMPLETE) {
 				snprintf(err, errlen,
-					 "device '%s': a child registered while its parent suspends is out of contract (late= takes prepare, resume_*, complete)",
+					 "device '%s': late= takes prepare, resume or complete (a child registered while its parent suspends, or with IRQs off, is out of contract)",
 					 s->dev[i].name);
 				return -1;
 			}

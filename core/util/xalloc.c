@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 void dpm_out_of_memory(void)
@@ -33,5 +34,14 @@ void *dpm_xcalloc(size_t n, size_t size)
 
 	if (!p)
 		dpm_out_of_memory();
+	return p;
+}
+
+void *dpm_xmemdup(const void *src, size_t n, size_t size)
+{
+	void *p = dpm_xrealloc(NULL, n, size);
+
+	if (n)
+		memcpy(p, src, n * size);
 	return p;
 }

@@ -13,6 +13,9 @@
 /* realloc(p, n * size) that never returns NULL; n * size must not
  * overflow.  n == 0 gives a valid (one element) block. */
 void *dpm_xrealloc(void *p, size_t n, size_t size);
+/* A copy of n elements of size bytes at src (which may be NULL when n
+ * is 0: no memcpy() from NULL). */
+void *dpm_xmemdup(const void *src, size_t n, size_t size);
 /* calloc() that never returns NULL. */
 void *dpm_xcalloc(size_t n, size_t size);
 void dpm_out_of_memory(void) __attribute__((noreturn));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The variant table and the knob list syntax. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "variant.h"
@@ -8,12 +9,43 @@
 const struct pm_variant *pm_variant;
 uint64_t dpm_fixes;
 
+/* Compares two version strings number by number ("6.12.9" < "6.12.10"). */
+static int version_cmp(const char *a, const char *b)
+{
+	while (*a || *b) {
+		unsigned long x = strtoul(a, (char **)&a, 10);
+		unsigned long y = strtoul(b, (char **)&b, 10);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		if (*a)
+			a++, b++;
+	}
+	return 0;
+}
+
 const struct pm_variant *variant_find(const char *name)
 {
+	const struct pm_variant *best = NULL;
+	size_t n = strlen(name);
+
 	for (int i = 0; i < pm_nvariants; i++)
 		if (!strcmp(pm_variants[i]->name, name))
 			return pm_variants[i];
-	return NULL;
+	/* A kernel's series names its newest tree: "kernel-6.12" the newest
+	 * kernel-6.12.x, "kernel" the newest of all (docs/kernel.md). */
+	for (int i = 0; i < pm_nvariants; i++) {
+		const char *v = pm_variants[i]->name;
+
+		if (!pm_variants[i]->kernel || strncmp(v, name, n) ||
+		    v[n] != (strcmp(name, "kernel") ? '.' : '-'))
+			continue;
+		if (!best || version_cmp(v + 7, best->name + 7) > 0)
+			best = pm_variants[i];
+	}
+	return best;
 }
 
 const char *variant_names(void)

@@ -33,6 +33,18 @@ struct knob {
 	const char *bug;
 	const char *needs;
 	const char *detector;
+	/* A kernel tree's finding no kernel commit fixes yet: with the knob
+	 * on, the oracle accepts what the finding shows (ORACLE_TOL_*,
+	 * core/oracle/oracle.h), or the harness stands in for the fix. */
+	unsigned int tolerates;
+	/* The harness stands in for the fix by injecting no async
+	 * allocation failure (the scenario's inline_every is ignored). */
+	bool no_alloc_failures;
+	/* ... by running without an async worker limit. */
+	bool no_worker_limit;
+	/* A kernel variant's harness stands in for the fix so
+	 * (DPMK_FIX_*, kernel/kabi.h). */
+	unsigned int stand_in;
 };
 
 /* Scenario features a variant's kernel has; the run leaves out the
@@ -56,9 +68,14 @@ enum {
 	VF_SYSFS_STREQ = 1 << 9,	/* power/async read by sysfs_streq()
 					 * (the seed's parser stops at the
 					 * first newline) */
+	VF_LEAVE_SUSPENDED = 1 << 10,	/* may-skip-resume is the DPM flag's
+					 * first form, LEAVE_SUSPENDED (before
+					 * 5.8): a device left in suspend
+					 * skips its resume callback too */
 };
 
 struct scenario;
+struct dpmk_tree;
 
 /* A configuration fuzz_diff runs a variant in (docs/fuzzing.md, "fuzz_diff
  * allow-list", says why each restriction is there). */
@@ -116,6 +133,7 @@ struct pm_variant {
 	const char *diff_with;
 	const struct variant_ops *ops;
 	const struct model_ops *model;	/* the hand-written models only */
+	const struct dpmk_tree *kernel;	/* the kernel variants only */
 };
 
 /* dbd4bccd9662's READ_ONCE()/WRITE_ONCE() of async_error: a knob of every

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The variant registry.  One line per hand-written model:
 #   dpm_variant(NAME SYMBOL CORPUS SOURCE... [SMOKE_RUNS N])
-# NAME is what --variant takes (and the name in the C definition, which
-# the variants_registry test checks), SYMBOL the struct pm_variant the
+# NAME is what --variant takes (and the name in the C definition:
+# tests/test_registry.c checks the registry), SYMBOL the struct pm_variant the
 # source defines, CORPUS its folder in corpus/ (and fuzzers/CORPUS.options),
 # SMOKE_RUNS the runs of its seeded libFuzzer smoke test (default 30000).
 # The kernel variants are registered the same way, one per kernel tree

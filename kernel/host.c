@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The host side of kernel/kabi.h: what a kernel tree's code may ask of
+ * dpmfuzz, on core/engine's running engine and core/kapi's run log.
+ * Built in the project world; the kernel side calls kapi's mutexes,
+ * completions and async jobs by their kernel names, through opaque
+ * objects whose size this file checks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kapi/kapi.h"
+#include "../kernel/kabi.h"
+
+/* The shim's struct mutex and struct completion are blobs of these sizes
+ * (kernel/shim/linux/mutex.h, completion.h); their alignment is 8. */
+_Static_assert(sizeof(struct mutex) == DPMK_SIZEOF_MUTEX,
+	       "kabi: DPMK_SIZEOF_MUTEX is not kapi's struct mutex");
+_Static_assert(sizeof(struct completion) == DPMK_SIZEOF_COMPLETION,
+	       "kabi: DPMK_SIZEOF_COMPLETION is not kapi's struct completion");
+_Static_assert(_Alignof(struct mutex) <= 8 && _Alignof(struct completion) <= 8,
+	       "kabi: the shim's blobs are 8-byte aligned");
+/* All zero bytes must be an unlocked mutex and a completion not done:
+ * main.c's DEFINE_MUTEX is zero in the shim.  The owner, handoff and
+ * done fields are checked here; the wait queue's lock is
+ * PTHREAD_MUTEX_INITIALIZER, checked below once at start-up. */
+_Static_assert(offsetof(struct mutex, owner) == 0 &&
+	       offsetof(struct mutex, handoff) == sizeof(int),
+	       "kabi: kapi's mutex layout changed (owner 0 = unlocked)");
+_Static_assert(offsetof(struct completion, done) == 0,
+	       "kabi: kapi's completion layout changed (done 0 = not done)");
+
+static const DEFINE_MUTEX(zero_mutex_model);
+
+__attribute__((constructor)) static void dpmk_host_check_zero_objects(void)
+{
+	static const char zero[DPMK_SIZEOF_MUTEX];
+	struct completion c = { 0, WAITQ_INIT };
+
+	if (memcmp(&zero_mutex_model, zero, sizeof(zero_mutex_model)) ||
+	    memcmp(&c, zero, sizeof(c))) {
+		fputs("dpmfuzz: kapi's unlocked mutex or fresh completion is not all zero bytes (kernel/kabi.h)\n",
+		      stderr);
+		abort();
+	}
+}
+
+void dpmk_host_delay_us(unsigned long long us)
+{
+	dpm_eng->delay(us * NSEC_PER_USEC);
+}
+
+void dpmk_host_sched_point(void)
+{
+	eng_sched_point();
+}
+
+int dpmk_host_task_id(void)
+{
+	return dpm_eng->current_id();
+}
+
+const char *dpmk_host_task_name(void)
+{
+	return dpm_eng->current_name();
+}
+
+unsigned long long dpmk_host_now_ns(void)
+{
+	return dpm_eng->now();
+}
+
+int dpmk_host_concurrent(void)
+{
+	return dpm_eng->concurrent;
+}
+
+int dpmk_host_log_enabled(void)
+{
+	return dpm_log_enabled;
+}
+
+void dpmk_host_log(const char *line)
+{
+	if (dpm_log_enabled)
+		pm_printk("%s", line);
+}
+
+void dpmk_host_bug(const char *what)
+{
+	fprintf(stderr, "dpmfuzz: kernel shim bug: %s\n", what);
+	abort();
+}
+
+void dpmk_host_spawn(void (*fn)(void *), void *arg, const char *name)
+{
+	dpm_eng->spawn(fn, arg, name);
+}

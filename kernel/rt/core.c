@@ -1,0 +1,661 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The driver core around main.c, after drivers/base/core.c and dd.c
+ * (written for dpmfuzz):
+ *   - device_initialize(): the reference count, the device lock, the link
+ *     lists, device_pm_init() (power.h: main.c's device_pm_sleep_init()
+ *     and our pm_runtime_init()).
+ *   - device_add(): holds a reference to the device while it works,
+ *     creates the private part, takes a reference to the parent, calls
+ *     main.c's device_pm_add(), binds the driver (or defers that while
+ *     probing is blocked), and links the device into the parent's child
+ *     klist (whose node holds a reference to the child).
+ *   - device_del(): kill_device() under the device lock, off the parent's
+ *     child klist, the driver unbound (bus_remove_device()), main.c's
+ *     device_pm_remove(), the links purged, the parent's reference
+ *     dropped: core.c's order.
+ *   - put_device(): the last reference runs the release (the device's
+ *     own, else its type's, else its class's, as device_release() looks
+ *     for them), then the private part goes.
+ *   - device_for_each_child() on the klist, surviving removals.
+ * sysfs, uevents, buses' device lists and the probe machinery are not
+ * modelled; a device with a driver is bound when it is added (or when
+ * probing is unblocked, for one added during a transition).
+ */
+#include "rt.h"
+
+static DEFINE_SPINLOCK(registry_lock);
+
+/*
+ * Devices whose last reference was dropped during a run are kept, by
+ * index, until the run ends, with their private parts: an operation on
+ * one is reported (EV_USE_AFTER_FREE) in every build, and under ASan the
+ * memory is poisoned, so main.c's plain accesses to it are caught too.
+ */
+static struct dpmk_dev **quarantine;
+static struct device_private **quarantine_p;
+int dpmk_freed_devices;
+static bool quarantining;
+static bool probing_blocked;
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DPMK_ASAN 1
+#endif
+#endif
+#ifdef __SANITIZE_ADDRESS__
+#define DPMK_ASAN 1
+#endif
+#ifdef DPMK_ASAN
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+#else
+#define __asan_poison_memory_region(a, s)	do { } while (0)
+#define __asan_unpoison_memory_region(a, s)	do { } while (0)
+#endif
+
+/* ---- the run's devices, references ---- */
+
+int dpmk_index(const struct device *dev)
+{
+	return to_dpmk_const(dev)->idx;
+}
+
+/* A reference to a live device by index (kref_get_unless_zero). */
+struct dpmk_dev *dpmk_dev_get(int idx)
+{
+	struct dpmk_dev *d = NULL;
+
+	if (idx < 0 || idx >= dpmk_run.ndev)
+		return NULL;
+	spin_lock(&registry_lock);
+	if (dpmk_run.dev[idx] &&
+	    kref_get_unless_zero(&dpmk_run.dev[idx]->dev.kobj.kref))
+		d = dpmk_run.dev[idx];
+	spin_unlock(&registry_lock);
+	return d;
+}
+
+/* The registry's entry for idx, without a reference (NULL: none). */
+struct dpmk_dev *dpmk_dev_peek(int idx)
+{
+	struct dpmk_dev *d;
+
+	spin_lock(&registry_lock);
+	d = dpmk_run.dev[idx];
+	spin_unlock(&registry_lock);
+	return d;
+}
+
+/* A device other tasks may find from now on (callbacks add late ones). */
+void dpmk_dev_publish(struct dpmk_dev *d)
+{
+	spin_lock(&registry_lock);
+	dpmk_run.dev[d->idx] = d;
+	spin_unlock(&registry_lock);
+}
+
+/* Whether obj lies in a freed device; its index in *idx.  By address
+ * only: the memory itself may be poisoned. */
+bool dpmk_is_quarantined(const void *obj, int *idx)
+{
+	const char *o = obj;
+
+	if (!__atomic_load_n(&dpmk_freed_devices, __ATOMIC_RELAXED))
+		return false;
+	for (int i = 0; i < dpmk_run.ndev; i++) {
+		const char *d = (const char *)__atomic_load_n(&quarantine[i],
+							      __ATOMIC_RELAXED);
+
+		if (d && o >= d && o < d + sizeof(struct dpmk_dev)) {
+			if (idx)
+				*idx = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A use of a freed device's memory, with the device whose step main.c
+ * was running on this task (a: its index + 1, 0 for none; b: the phase). */
+static void uaf(int idx, const char *op)
+{
+	int h = dpmk_in_hand_now();
+
+	dpmk_emit(EV_USE_AFTER_FREE, idx, -1, 0, h + 1, h < 0 ? -1 : dpmk_phase_now(), op);
+}
+
+/* kapi's hook: a primitive is about to touch obj. */
+static void quarantine_check(const void *obj, const char *op)
+{
+	int idx;
+
+	if (dpmk_is_quarantined(obj, &idx))
+		uaf(idx, op);
+}
+
+/* spin_lock() on memory of a freed device (kernel/shim/linux/spinlock.h). */
+void dpmk_spin_check(const spinlock_t *l)
+{
+	int idx;
+
+	if (dpmk_is_quarantined(l, &idx))
+		uaf(idx, "spin_lock");
+}
+
+struct device *get_device(struct device *dev)
+{
+	int idx;
+
+	if (!dev)
+		return NULL;
+	if (dpmk_is_quarantined(dev, &idx)) {
+		uaf(idx, "get_device");
+		return dev;
+	}
+	if (kref_get_return(&dev->kobj.kref) <= 1)
+		dpmk_host_bug("get_device() on a device whose last reference is gone");
+	return dev;
+}
+
+static void device_release(struct device *dev)
+{
+	struct device_private *p = dev->p;
+	int idx = to_dpmk(dev)->idx;
+	struct device *held = to_dpmk(dev)->holds_parent ? dev->parent : NULL;
+
+	if (dev->release)
+		dev->release(dev);
+	else if (dev->type && dev->type->release)
+		dev->type->release(dev);
+	else if (dev->class && dev->class->dev_release)
+		dev->class->dev_release(dev);
+	else
+		dpmk_host_bug("a device without a release function");
+	/* The private part goes after the release, as in core.c. */
+	if (quarantining)
+		quarantine_p[idx] = p;
+	else
+		free(p);
+	put_device(held);
+}
+
+void put_device(struct device *dev)
+{
+	int idx, left;
+
+	if (!dev)
+		return;
+	dpmk_host_sched_point();
+	if (dpmk_is_quarantined(dev, &idx)) {
+		uaf(idx, "put_device");
+		return;
+	}
+	left = kref_put_return(&dev->kobj.kref);
+	if (left < 0)
+		dpmk_host_bug("put_device(): reference count underflow");
+	if (left == 0)
+		device_release(dev);
+}
+
+/* ---- runtime worker tasks (releases' work, link releases) ---- */
+
+struct worker {
+	void (*fn)(void *);
+	void *arg;
+};
+
+static void worker_main(void *arg)
+{
+	struct worker w = *(struct worker *)arg;
+
+	free(arg);
+	w.fn(w.arg);
+	if (__atomic_sub_fetch(&dpmk_run.workers, 1, __ATOMIC_ACQ_REL) == 0)
+		(complete_all)(&dpmk_run.workers_done);
+}
+
+void dpmk_worker_start(void (*fn)(void *), void *arg, const char *name)
+{
+	struct worker *w = malloc(sizeof(*w));
+
+	if (!w)
+		dpmk_host_bug("worker: out of memory");
+	w->fn = fn;
+	w->arg = arg;
+	if (__atomic_fetch_add(&dpmk_run.workers, 1, __ATOMIC_ACQ_REL) == 0)
+		reinit_completion(&dpmk_run.workers_done);
+	dpmk_host_spawn(worker_main, w, name);
+}
+
+void dpmk_workers_wait(void)
+{
+	wait_for_completion(&dpmk_run.workers_done);
+}
+
+/*
+ * The release every scenario device has (its own, its type's or its
+ * class's, by level): tell the bus, start what the release does, free.
+ * A release runs wherever the last put_device() happens, main.c's async
+ * jobs and walks included, so it only starts work: unregistering another
+ * device is left to a worker task, as drivers defer such work to a
+ * workqueue (the kernel's device link release does the same).
+ */
+static void release_unregister_fn(void *arg)
+{
+	struct dpmk_dev *t = dpmk_dev_get((int)(long)arg);
+
+	if (t) {
+		dpmk_log("release worker: unregistering '%s'", t->name);
+		dpmk_unregister_subtree(t);
+		put_device(&t->dev);
+	}
+}
+
+void dpmk_dev_release(struct device *dev)
+{
+	struct dpmk_dev *d = to_dpmk(dev);
+	int target = d->sd->release_unregisters;
+	int idx = d->idx;
+
+	dpmk_log("'%s' released: last reference dropped", d->name);
+	dpmk_emit(EV_FREED, idx, -1, 0, 0, 0, NULL);
+	/* A wakeup source device_pm_remove() did not detach (no PM). */
+	free(d->dev.power.wakeup);
+	d->dev.power.wakeup = NULL;
+	spin_lock(&registry_lock);
+	dpmk_run.dev[idx] = NULL;
+	spin_unlock(&registry_lock);
+	if (target >= 0 && !dpmk_run.teardown) {
+		char name[48];
+
+		dpmk_snprintf(name, sizeof(name), "release/%s", d->name);
+		dpmk_worker_start(release_unregister_fn, (void *)(long)target, name);
+	}
+	if (!quarantining) {
+		free(d);
+		return;
+	}
+	__asan_poison_memory_region(d, sizeof(*d));
+	__atomic_store_n(&quarantine[idx], d, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&dpmk_freed_devices, 1, __ATOMIC_RELAXED);
+}
+
+void dpmk_quarantine_free(void)
+{
+	for (int i = 0; i < dpmk_run.ndev; i++) {
+		if (quarantine && quarantine[i]) {
+			__asan_unpoison_memory_region(quarantine[i], sizeof(struct dpmk_dev));
+			free(quarantine[i]);
+		}
+		if (quarantine_p)
+			free(quarantine_p[i]);
+	}
+	free(quarantine);
+	free(quarantine_p);
+	quarantine = NULL;
+	quarantine_p = NULL;
+	__atomic_store_n(&dpmk_freed_devices, 0, __ATOMIC_RELAXED);
+	quarantining = false;
+	__atomic_store_n(&kapi_obj_check, NULL, __ATOMIC_RELEASE);
+}
+
+void dpmk_core_reset(void)
+{
+	int n = dpmk_run.ndev ? dpmk_run.ndev : 1;
+
+	quarantine = calloc(n, sizeof(*quarantine));
+	quarantine_p = calloc(n, sizeof(*quarantine_p));
+	if (!quarantine || !quarantine_p)
+		dpmk_host_bug("quarantine: out of memory");
+	__atomic_store_n(&dpmk_freed_devices, 0, __ATOMIC_RELAXED);
+	quarantining = true;
+	probing_blocked = false;
+	__atomic_store_n(&kapi_obj_check, quarantine_check, __ATOMIC_RELEASE);
+}
+
+/* ---- registration ---- */
+
+static void klist_children_get(struct klist_node *n)
+{
+	get_device(container_of(n, struct device_private, knode_parent)->device);
+}
+
+static void klist_children_put(struct klist_node *n)
+{
+	put_device(container_of(n, struct device_private, knode_parent)->device);
+}
+
+void device_initialize(struct device *dev)
+{
+	kref_init(&dev->kobj.kref);
+	dev->kobj.state_initialized = 1;
+	INIT_LIST_HEAD(&dev->kobj.entry);
+	mutex_init(&dev->mutex);
+	INIT_LIST_HEAD(&dev->links.consumers);
+	INIT_LIST_HEAD(&dev->links.suppliers);
+	INIT_LIST_HEAD(&dev->links.defer_sync);
+	dev->links.status = DL_DEV_NO_DRIVER;
+	device_pm_init(dev);
+	/* KV-7's stand-in: what main.c's complete() let one waiter through,
+	 * every waiter passes, as after complete_all(). */
+	if (dpmk_run.s && dpmk_run.s->fixes & DPMK_FIX_INIT_COMPLETE_ALL)
+		(complete_all)(&dev->power.completion);
+}
+
+static int device_private_init(struct device *dev)
+{
+	dev->p = calloc(1, sizeof(*dev->p));
+	if (!dev->p)
+		return -ENOMEM;
+	dev->p->device = dev;
+	klist_init(&dev->p->klist_children, klist_children_get,
+		   klist_children_put);
+	return 0;
+}
+
+bool device_is_registered(struct device *dev)
+{
+	return dev->kobj.state_in_sysfs;
+}
+
+/* Probe: bind the device's driver, as really_probe() and driver_bound()
+ * leave it (the driver sets its DPM flags in its probe). */
+void dpmk_driver_bind(struct dpmk_dev *d)
+{
+	struct device *dev = &d->dev;
+
+	if (d->sd->flags & DPMK_DEV_NO_DRIVER)
+		return;
+	device_lock(dev);
+	if (__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE) || dev->driver) {
+		device_unlock(dev);
+		return;
+	}
+	WRITE_ONCE(dev->driver, &d->drv);
+	d->bound = true;
+	d->probe_deferred = false;
+	dev_pm_set_driver_flags(dev, d->sd->dpm_flags);
+	dev_dbg(dev, "bound to driver %s\n", d->drv.name);
+	device_links_driver_bound(dev);
+	device_pm_check_callbacks(dev);
+	device_unlock(dev);
+}
+
+int device_add(struct device *dev)
+{
+	struct dpmk_dev *d = to_dpmk(dev);
+	struct device *parent;
+	int error;
+
+	dev = get_device(dev);
+	if (!dev->p) {
+		error = device_private_init(dev);
+		if (error) {
+			put_device(dev);
+			return error;
+		}
+	}
+	pr_debug("%s: registering '%s'\n", __func__, dev_name(dev));
+	parent = get_device(dev->parent);
+	dev->kobj.parent = parent ? &parent->kobj : NULL;
+	dev->kobj.state_in_sysfs = 1;
+	d->sysfs_gone = false;
+	device_pm_add(dev);
+	d->added = true;
+	/* bus_probe_device(): probing may be blocked during a transition
+	 * (dpm_prepare() to dpm_complete()); the driver binds when it is
+	 * unblocked. */
+	if (__atomic_load_n(&probing_blocked, __ATOMIC_ACQUIRE))
+		d->probe_deferred = true;
+	else
+		dpmk_driver_bind(d);
+	if (parent)
+		klist_add_tail(&dev->p->knode_parent, &parent->p->klist_children);
+	put_device(dev);
+	return 0;
+}
+
+int device_register(struct device *dev)
+{
+	device_initialize(dev);
+	return device_add(dev);
+}
+
+/* ---- probing, blocked around a transition ---- */
+
+void device_block_probing(void)
+{
+	__atomic_store_n(&probing_blocked, true, __ATOMIC_RELEASE);
+}
+
+void device_unblock_probing(void)
+{
+	__atomic_store_n(&probing_blocked, false, __ATOMIC_RELEASE);
+	/* The deferred probes, run here rather than from a work item. */
+	for (int i = 0; i < dpmk_run.ndev; i++) {
+		struct dpmk_dev *d = dpmk_dev_get(i);
+
+		if (!d)
+			continue;
+		if (d->probe_deferred && !__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE)) {
+			d->probe_deferred = false;
+			dpmk_driver_bind(d);
+			dpmk_links_add_for(i);
+		}
+		put_device(&d->dev);
+	}
+}
+
+void wait_for_device_probe(void)
+{
+	/* Probes run synchronously here: none is ever in progress. */
+}
+
+/* ---- unbinding (dd.c's __device_release_driver()) ---- */
+
+void device_release_driver(struct device *dev)
+{
+	struct dpmk_dev *d = to_dpmk(dev);
+	struct device_driver *drv;
+
+	device_lock(dev);
+	drv = dev->driver;
+	if (!drv) {
+		device_unlock(dev);
+		return;
+	}
+	pm_runtime_get_sync(dev);
+	/* Consumers bound through managed links go first. */
+	while (device_links_busy(dev)) {
+		device_unlock(dev);
+		device_links_unbind_consumers(dev);
+		device_lock(dev);
+		if (dev->driver != drv) {
+			pm_runtime_put(dev);
+			device_unlock(dev);
+			return;
+		}
+	}
+	pm_runtime_put(dev);
+	dev_dbg(dev, "driver %s unbound\n", drv->name);
+	WRITE_ONCE(dev->driver, NULL);
+	d->bound = false;
+	dev_set_drvdata(dev, NULL);
+	pm_runtime_reinit(dev);
+	dev_pm_set_driver_flags(dev, 0);
+	device_links_driver_cleanup(dev);
+	device_pm_check_callbacks(dev);
+	if (!__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE))
+		dpmk_emit(EV_UNBOUND, d->idx, dpmk_phase_now(), 0, 0, 0, NULL);
+	device_unlock(dev);
+}
+
+/*
+ * The KV-5 stand-in (DPMK_FIX_HOLD_PARENT) is for the suspend side,
+ * which does not pin the parent: a removal in a resume phase drops the
+ * parent's reference as the kernel does, so a tree without the resume
+ * side's own pinning (0552e05fdfea, Jan 2020) still shows that bug,
+ * unless its own stand-in is on (DPMK_FIX_HOLD_PARENT_RESUME).
+ */
+static bool resume_side(void)
+{
+	int p = dpmk_phase_now();
+
+	return p >= 0 && !pm_phase_is_suspend(p);
+}
+
+/* ---- removal ---- */
+
+void device_del(struct device *dev)
+{
+	struct dpmk_dev *d = to_dpmk(dev);
+	struct device *parent = dev->parent;
+
+	/* Removals wait while only the PM task may run device code. */
+	dpmk_phase_window_wait();
+
+	/* kill_device(): from here on the device is leaving; its drivers do
+	 * no more PM work for it (kernel/rt/callbacks.c) and the oracle
+	 * exempts it from every ordering rule. */
+	device_lock(dev);
+	dev->p->dead = 1;
+	spin_lock(&d->ev_lock);
+	__atomic_store_n(&d->dead, true, __ATOMIC_RELEASE);
+	dpmk_emit(EV_GONE, d->idx, dpmk_phase_now(), 0, 0, 0, NULL);
+	spin_unlock(&d->ev_lock);
+	device_unlock(dev);
+
+	/* dpm_sysfs_remove(): power/async writes in flight finish first. */
+	mutex_lock(&d->sysfs_active);
+	d->sysfs_gone = true;
+	mutex_unlock(&d->sysfs_active);
+
+	if (parent)
+		klist_del(&dev->p->knode_parent);
+	device_release_driver(dev);		/* bus_remove_device() */
+	dpmk_device_pm_remove(dev);		/* main.c's device_pm_remove() */
+	device_links_purge(dev);
+	dev->kobj.state_in_sysfs = 0;
+	dpmk_log("'%s' deleted", d->name);
+	if (parent && dpmk_run.s->fixes & (resume_side() ? DPMK_FIX_HOLD_PARENT_RESUME :
+							     DPMK_FIX_HOLD_PARENT))
+		d->holds_parent = true;	/* dropped by its release */
+	else
+		put_device(parent);
+	(complete_all)(&d->removed);
+}
+
+void device_unregister(struct device *dev)
+{
+	struct dpmk_dev *d = to_dpmk(dev);
+
+	device_del(dev);
+	d->creator_ref = false;
+	put_device(dev);
+}
+
+/*
+ * Unregister the subtree at d, children first, the last registered
+ * first, as bus code tears down a hierarchy.  A device is removed once:
+ * the first remover claims it; a second one (a hotplug task racing a
+ * driver's callback) waits for that removal to end, as a bus's own
+ * locking would make it.
+ */
+void dpmk_unregister_subtree(struct dpmk_dev *d)
+{
+	if (__atomic_exchange_n(&d->removal_claimed, 1, __ATOMIC_ACQ_REL)) {
+		wait_for_completion(&d->removed);
+		return;
+	}
+	for (;;) {
+		struct klist_iter it;
+		struct klist_node *n;
+		struct dpmk_dev *child = NULL;
+
+		klist_iter_init(&d->dev.p->klist_children, &it);
+		n = klist_prev(&it);
+		if (n) {
+			child = to_dpmk(container_of(n, struct device_private,
+						     knode_parent)->device);
+			get_device(&child->dev);
+		}
+		klist_iter_exit(&it);
+		if (!child)
+			break;
+		dpmk_unregister_subtree(child);
+		put_device(&child->dev);
+	}
+	device_unregister(&d->dev);
+}
+
+/* ---- the child walk ---- */
+
+static struct device *next_device(struct klist_iter *i, bool forward)
+{
+	struct klist_node *n = forward ? klist_next(i) : klist_prev(i);
+
+	return n ? container_of(n, struct device_private, knode_parent)->device :
+		   NULL;
+}
+
+static int for_each_child(struct device *parent, void *data,
+			  int (*fn)(struct device *dev, void *data), bool forward)
+{
+	struct klist_iter i;
+	struct device *child;
+	int error = 0;
+
+	if (!parent || !parent->p)
+		return 0;
+	klist_iter_init(&parent->p->klist_children, &i);
+	while (!error && (child = next_device(&i, forward)))
+		error = fn(child, data);
+	klist_iter_exit(&i);
+	return error;
+}
+
+int device_for_each_child(struct device *parent, void *data,
+			  int (*fn)(struct device *dev, void *data))
+{
+	return for_each_child(parent, data, fn, true);
+}
+
+static int found_child(struct device *dev, void *data)
+{
+	*(struct device **)data = get_device(dev);
+	return 1;
+}
+
+struct device *device_find_any_child(struct device *parent)
+{
+	struct device *child = NULL;
+
+	for_each_child(parent, &child, found_child, true);
+	return child;
+}
+
+int device_for_each_child_reverse(struct device *parent, void *data,
+				  int (*fn)(struct device *dev, void *data))
+{
+	return for_each_child(parent, data, fn, false);
+}
+
+/* References a device should hold at the end of a run (EV_REFS). */
+int dpmk_refs_expected(struct dpmk_dev *d)
+{
+	int want = d->creator_ref ? 1 : 0;
+
+	/* Each registered child holds one (device_add() took it). */
+	for (int i = 0; i < dpmk_run.ndev; i++) {
+		struct dpmk_dev *c = dpmk_run.dev[i];
+
+		if (c && c != d && c->dev.parent == &d->dev && c->added &&
+		    !__atomic_load_n(&c->dead, __ATOMIC_ACQUIRE))
+			want++;
+	}
+	/* Its node on the parent's child klist holds one until it leaves. */
+	if (d->dev.parent && d->dev.p && klist_node_attached(&d->dev.p->knode_parent))
+		want++;
+	return want + dpmk_link_refs(&d->dev);
+}

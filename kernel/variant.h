@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A kernel tree as a registry entry (kernel/variant.c): the build writes
+ * one definition per tree configured,
+ *	KERNEL_VARIANT(variant_kernel_6_12_118, "kernel-6.12.118",
+ *		       dpmk_tree_6_12_118, "modern", 0,
+ *		       KERNEL_KNOB_KV2, KERNEL_KNOB_KV5);
+ * "modern" the model fuzz_diff compares it with, or NULL; 0 the features
+ * only some trees have (VF_LEAVE_SUSPENDED); then the tree's knobs: the
+ * findings no kernel commit fixes yet, and the kernel fixes the tree
+ * lacks whose bug the harness can stand in for (the build reads which
+ * off main.c, kernel/CMakeLists.txt).
+ */
+#ifndef DPMK_VARIANT_H
+#define DPMK_VARIANT_H
+
+#include "kabi.h"
+#include "oracle/oracle.h"
+#include "variants/variant.h"
+
+extern const struct variant_ops kernel_variant_ops;
+extern const struct diff_config kernel_diff[];
+
+/*
+ * The knobs (docs/findings.md, docs/kernel.md): off, the run shows the
+ * finding; on, the oracle accepts what it shows or the harness stands in
+ * for the fix (struct knob.stand_in, .no_alloc_failures), so that a
+ * campaign (DPMFUZZ_FIX=all) goes on to what is not known.
+ */
+/* KV-1: the harness keeps SYNC_STATE_ONLY links DORMANT, so the waits
+ * pass over them as the links' documentation has them serve sync_state()
+ * only (7.x's main.c skips them itself). */
+#define KERNEL_KNOB_KV1 { "kv1-sso-dormant", "unfixed",                        \
+	"KV-1: SYNC_STATE_ONLY links stay DORMANT, so the PM core's waits pass over them as the links' documentation has them serve sync_state() only", \
+	.bug = "LIVENESS", .needs = "", .detector = "fuzz",                  \
+	.stand_in = DPMK_FIX_SSO_DORMANT }
+#define KERNEL_KNOB_KV2 { "kv2-kept-parent", "unfixed",                         \
+	"KV-2: accept a may-skip-resume superior left in suspend by the early resume after a suspend that aborted before its noirq suspend", \
+	.bug = "RESUME-AFTER-PARENT", .needs = "", .detector = "fuzz",       \
+	.tolerates = ORACLE_TOL_KEPT_SUPERIOR }
+#define KERNEL_KNOB_KV5 { "kv5-hold-parent", "unfixed",                         \
+	"KV-5: device_del() outside the resume phases keeps the parent's reference until the device's release, so a suspend-side step never finds its parent freed", \
+	.bug = "REMOVED", .needs = "", .detector = "fuzz",                   \
+	.stand_in = DPMK_FIX_HOLD_PARENT }
+/* Before 7839d0078e0d a job async_schedule() cannot queue runs in the
+ * caller, under dpm_list_mtx in the resume walks.  The fix is in main.c
+ * (async_schedule_dev_nocall(), the walk handles the device itself), so
+ * the harness stands in for it by injecting no allocation failure. */
+#define KERNEL_KNOB_NOCALL { "nocall", "7839d0078e0d",                         \
+	"run an async job that cannot be queued outside dpm_list_mtx (here: no allocation failure)", \
+	.bug = "LIVENESS", .needs = "", .detector = "fuzz",                  \
+	.no_alloc_failures = true }
+/* Before 0552e05fdfea a device's async resume step waits on its parent
+ * without a reference: the stand-in keeps the parent's reference of a
+ * device deleted in a resume phase until the device's release. */
+#define KERNEL_KNOB_RESUME_DELETED { "resume-deleted", "0552e05fdfea",         \
+	"a resume step never waits on a freed parent (here: device_del() in a resume phase keeps the parent's reference until the device's release)", \
+	.bug = "REMOVED", .needs = "", .detector = "fuzz",                   \
+	.stand_in = DPMK_FIX_HOLD_PARENT_RESUME }
+
+/* KV-9: a thaw leaves a smart-suspend parent in suspend while its child,
+ * whose freeze callbacks ran, thaws; accepted with the knob on. */
+#define KERNEL_KNOB_KV9 { "kv9-thaw-kept-parent", "unfixed",                    \
+	"KV-9: accept a runtime-suspended smart-suspend superior a thaw leaves in suspend while a subordinate thaws", \
+	.bug = "RESUME-AFTER-PARENT", .needs = "", .detector = "fuzz",       \
+	.tolerates = ORACLE_TOL_THAW_KEPT_SUPERIOR }
+/* KV-7: a new device's completion lets one waiter through; the stand-in
+ * completes it for all, as complete_all() did up to 6.12. */
+#define KERNEL_KNOB_KV7 { "kv7-init-complete-all", "unfixed",                   \
+	"KV-7: a new device's power.completion is completed for every waiter (complete_all()), not one", \
+	.bug = "LIVENESS", .needs = "", .detector = "fuzz",                  \
+	.stand_in = DPMK_FIX_INIT_COMPLETE_ALL }
+/* KV-8: the 6.16+ scheme deadlocks in a bounded async pool (modern-3 on
+ * the real code); the kernel's pool has 512 workers. */
+#define KERNEL_KNOB_KV8 { "kv8-no-worker-limit", "unfixed",                     \
+	"KV-8: no async worker limit (the 6.16+ scheme deadlocks when its blocked jobs take every worker)", \
+	.bug = "LIVENESS", .needs = "", .detector = "fuzz",                  \
+	.no_worker_limit = true }
+
+#define KERNEL_VARIANT(sym, name_, tree, diff_with_, feat_, ...)            \
+	extern const struct dpmk_tree tree;                                 \
+	static const struct knob sym##_knobs[] = { __VA_ARGS__ };           \
+	const struct pm_variant sym = {                                     \
+		.name = name_,                                              \
+		.summary = "drivers/base/power/main.c of this kernel tree, unmodified", \
+		.corpus = "kernel",                                         \
+		.features = VF_LINKS | VF_DIRECT_COMPLETE | VF_PM_WAIT |    \
+			    VF_TRANSITIONS | VF_WAKEUP | VF_PM_STACK |     \
+			    VF_LATE_ADD | VF_LINK_FLAGS | VF_LATE_EARLY |   \
+			    VF_SYSFS_STREQ | (feat_),                       \
+		.knobs = sym##_knobs,                                       \
+		.nknobs = sizeof(sym##_knobs) / sizeof(sym##_knobs[0]),     \
+		.diff = kernel_diff,                                        \
+		.diff_with = diff_with_,                                    \
+		.ops = &kernel_variant_ops,                                 \
+		.kernel = &tree,                                            \
+	}
+
+#endif

@@ -1,0 +1,223 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""dpmmutate's report: report.md, report.html and report.json in the
+campaign directory (docs/mutation.md, "The report").
+
+The mutation score is detected / (mutants - equivalent - did not build
+- baseline fails - not run yet), detected = killed + timed out: a
+mutant that makes an input run forever is one the fuzzer noticed (a
+kernel that hangs in suspend), but it is counted apart too.
+"""
+import html
+import json
+from pathlib import Path
+
+STATUSES = ["killed", "timed-out", "survived", "equivalent", "did-not-build", "baseline-fails", "pending"]
+
+
+def status(c, mid):
+    r = c.state["results"].get(mid)
+    return r["status"] if r else "pending"
+
+
+def tally(c, ids):
+    t = {s: 0 for s in STATUSES}
+    for i in ids:
+        t[status(c, i)] += 1
+    t["mutants"] = len(ids)
+    valid = t["mutants"] - t["equivalent"] - t["did-not-build"] - t["baseline-fails"] - t["pending"]
+    t["detected"] = t["killed"] + t["timed-out"]
+    t["score"] = round(100.0 * t["detected"] / valid, 1) if valid else None
+    return t
+
+
+def summarise(c):
+    ids = c.selected
+    by_op, by_fn, killers, stages_ = {}, {}, {}, {}
+    for i in ids:
+        m, r = c.mutants[i]
+        by_op.setdefault(m.operator, []).append(i)
+        by_fn.setdefault(m.function, []).append(i)
+        res = c.state["results"].get(i)
+        if res and res["status"] in ("killed", "timed-out"):
+            killers[res["by"]] = killers.get(res["by"], 0) + 1
+            stages_[res.get("stage", "?")] = stages_.get(res.get("stage", "?"), 0) + 1
+    seconds = sum(s.get("seconds", 0) for s in c.state["sessions"])
+    cpu = sum(r.get("seconds", 0) for i, r in c.state["results"].items() if i in c.mutants)
+    return {
+        "kernel": c.version, "tree": str(c.tree), "main_sha256": c.main_sha, "variant": c.variant,
+        "preset": c.preset, "time": c.time, "tsan_iterations": c.tsan_iterations,
+        "functions": {n: f for n, f in c.facts}, "mutated": sorted(by_fn),
+        "total": tally(c, ids),
+        "operators": {op: tally(c, by_op[op]) for op in sorted(by_op, key=op_order)},
+        "by_function": {fn: tally(c, by_fn[fn]) for fn in sorted(by_fn, key=lambda f: c.source.functions[f].extent.start.offset)},
+        "killed_by": dict(sorted(killers.items(), key=lambda kv: -kv[1])),
+        "kill_stage": stages_,
+        "wall_seconds": round(seconds, 1), "mutant_seconds": round(cpu, 1),
+        "sessions": len(c.state["sessions"]), "duplicates_dropped": c.duplicates,
+        "baseline_inputs": sum(c.state["results"].get(i, {}).get("baseline_inputs", 0) for i in ids),
+    }
+
+
+def op_order(op):
+    import mutants
+    return mutants.OPERATOR_NAMES.index(op)
+
+
+def headline(s):
+    t = s["total"]
+    score = f"{t['score']}%" if t["score"] is not None else "n/a"
+    return (f"kernel {s['kernel']}: {t['mutants']} mutants: {t['killed']} killed, {t['timed-out']} timed out, "
+            f"{t['survived']} survived, {t['equivalent']} equivalent, {t['did-not-build']} did not build, "
+            f"{t['baseline-fails']} baseline fails, {t['pending']} not run; score {score} "
+            f"({s['wall_seconds']} s wall in {s['sessions']} session(s))")
+
+
+def hms(sec):
+    sec = int(sec)
+    return f"{sec // 3600}:{sec // 60 % 60:02d}:{sec % 60:02d}"
+
+
+COLS = ["mutants", "killed", "timed-out", "survived", "equivalent", "did-not-build", "baseline-fails", "pending", "score"]
+
+
+def table_rows(name, tallies):
+    rows = []
+    for k, t in tallies.items():
+        rows.append([k] + [t[c] if c != "score" else ("-" if t[c] is None else f"{t[c]}%") for c in COLS])
+    return [name] + COLS, rows
+
+
+def md_table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(str(x) for x in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def sections(c, s):
+    """The report as (title, kind, content) sections, for markdown and HTML
+    alike: kind is 'text', 'table' ((head, rows)) or 'diffs' ([(id, what,
+    diff)])."""
+    t = s["total"]
+    out = [("Summary", "text", [
+        f"Tree {s['tree']} (kernel {s['kernel']}, main.c sha256 {s['main_sha256'][:16]}...), variant "
+        f"{s['variant']}; workers built with the {s['preset']} preset; {s['time']} s of fuzzing per mutant "
+        f"(0: the shipped corpus only); {s['tsan_iterations']} dpmstress scenarios under ThreadSanitizer "
+        "for a race operator's survivor.",
+        f"Mutation score: **{t['score']}%** ({t['detected']} of "
+        f"{t['mutants'] - t['equivalent'] - t['did-not-build'] - t['baseline-fails'] - t['pending']} "
+        f"non-equivalent mutants detected: {t['killed']} killed, {t['timed-out']} timed out); "
+        f"{t['survived']} survived, {t['equivalent']} equivalent (same -O2 object code), "
+        f"{t['did-not-build']} did not build, {t['baseline-fails']} baseline fails, {t['pending']} not run yet; "
+        f"{s['duplicates_dropped']} mutants that repeated another's text were dropped.",
+        f"Wall time {hms(s['wall_seconds'])} in {s['sessions']} session(s); the mutants' own time "
+        f"{hms(s['mutant_seconds'])}.",
+    ])]
+    out.append(("Functions", "table", (["function", "why it is mutated (the call that does it, or the function of main.c that does)"],
+                                       [[n, "; ".join(f"{k}: {v}" for k, v in f.items())]
+                                        for n, f in s["functions"].items()])))
+    out.append(("By operator", "table", table_rows("operator", s["operators"])))
+    out.append(("By function", "table", table_rows("function", s["by_function"])))
+    out.append(("What killed them", "table", (["killed by", "mutants"], [[k, v] for k, v in s["killed_by"].items()]
+                                              + [["stage: " + k, v] for k, v in s["kill_stage"].items()])))
+    rows_k, rows_o, surv = [], [], []
+    for i in c.selected:
+        m, rec = c.mutants[i]
+        r = c.state["results"].get(i)
+        if not r:
+            continue
+        if r["status"] in ("killed", "timed-out"):
+            rows_k.append([i, m.line, r["status"], r.get("by", ""), r.get("stage", ""),
+                           r.get("fuzz_seconds", r.get("tsan_seconds", "")),
+                           {True: "yes", False: "NO", None: "-"}[r.get("reproduced")],
+                           (r.get("message") or "")[:120], r.get("repro", "")])
+        elif r["status"] == "survived":
+            surv.append((i, f"line {m.line}: {m.what}", c.diff(i)))
+        else:
+            rows_o.append([i, m.line, r["status"], r.get("by", ""), (r.get("message") or "").splitlines()[0][:160]
+                           if r.get("message") else ""])
+    out.append(("Survivors", "diffs", surv))
+    out.append(("Killed and timed out", "table", (["mutant", "line", "outcome", "by", "stage", "seconds",
+                                                    "dpmrepro replays", "message", "reproduce (from the repository)"],
+                                                   rows_k)))
+    out.append(("Equivalent, did not build, baseline fails", "table",
+                (["mutant", "line", "outcome", "by", "why"], rows_o)))
+    rows_b = [[i, c.state["results"][i]["baseline_inputs"], " ".join(c.state["results"][i].get("baseline_examples", []))]
+              for i in c.selected if c.state["results"].get(i, {}).get("baseline_inputs")]
+    out.append(("Inputs the unmutated tree fails on too", "text", [
+        f"While fuzzing, {s['baseline_inputs']} saved inputs failed on the unmutated tree as well (every knob on): "
+        "findings of the harness or of the kernel, not of the mutants; they did not count as kills and the "
+        "fuzzing went on.  Replay one with dpmrepro --variant " + f"{s['variant']} --fix all --bytes FILE."]))
+    out.append(("", "table", (["mutant", "inputs", "kept (up to 3)"], rows_b)))
+    return out
+
+
+def write_md(path, c, s, secs):
+    lines = [f"# dpmmutate: kernel {s['kernel']}", ""]
+    for title, kind, content in secs:
+        if title:
+            lines += [f"## {title}", ""]
+        if kind == "text":
+            for p in content:
+                lines += [p, ""]
+        elif kind == "table":
+            head, rows = content
+            lines += [md_table(head, [[str(x).replace("|", "\\|") for x in r] for r in rows]) if rows
+                      else "(none)", ""]
+        else:
+            if not content:
+                lines += ["(none)", ""]
+            for mid, what, diff in content:
+                lines += [f"### {mid}", "", what, "", "```diff", diff.rstrip("\n"), "```", ""]
+    path.write_text("\n".join(lines))
+
+
+CSS = """body{font:14px/1.4 sans-serif;margin:2em;max-width:110em}table{border-collapse:collapse;margin:.5em 0}
+td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}th{background:#eee}
+pre{background:#f6f6f6;padding:.5em;overflow:auto}.add{color:#070}.del{color:#a00}
+td.num{text-align:right}code{font-size:12px}"""
+
+
+def write_html(path, c, s, secs):
+    e = html.escape
+    out = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>dpmmutate: kernel {e(s['kernel'])}</title>"
+           f"<style>{CSS}</style></head><body><h1>dpmmutate: kernel {e(s['kernel'])}</h1>"]
+    for title, kind, content in secs:
+        if title:
+            out.append(f"<h2>{e(title)}</h2>")
+        if kind == "text":
+            for p in content:
+                out.append("<p>" + e(p).replace("**", "") + "</p>")
+        elif kind == "table":
+            head, rows = content
+            if not rows:
+                out.append("<p>(none)</p>")
+                continue
+            out.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>")
+            for r in rows:
+                out.append("<tr>" + "".join(
+                    f"<td class='num'>{x}</td>" if isinstance(x, (int, float)) else f"<td>{e(str(x))}</td>"
+                    for x in r) + "</tr>")
+            out.append("</table>")
+        else:
+            if not content:
+                out.append("<p>(none)</p>")
+            for mid, what, diff in content:
+                body = "\n".join(
+                    f"<span class='add'>{e(l)}</span>" if l.startswith("+") else
+                    f"<span class='del'>{e(l)}</span>" if l.startswith("-") else e(l)
+                    for l in diff.splitlines())
+                out.append(f"<details open><summary><code>{e(mid)}</code> {e(what)}</summary><pre>{body}</pre></details>")
+    out.append("</body></html>")
+    path.write_text("\n".join(out))
+
+
+def write(c):
+    s = summarise(c)
+    secs = sections(c, s)
+    md, htm, js = c.out / "report.md", c.out / "report.html", c.out / "report.json"
+    write_md(md, c, s, secs)
+    write_html(htm, c, s, secs)
+    data = dict(s, mutants={i: dict(c.mutants[i][1], **(c.state["results"].get(i) or {"status": "pending"}))
+                            for i in c.selected})
+    js.write_text(json.dumps(data, indent=1) + "\n")
+    return [md, htm, js]
