@@ -11,12 +11,24 @@
  *    random task at every choice, the engine's own behaviour: waits that
  *    block, lock handoffs) breaks, DPOR finds too: the dependence the
  *    hooks report misses no conflict that changes an outcome;
+ *  - on scenarios of up to --naive-devices devices, the naive search
+ *    (every choice at every point, no reduction) breaks exactly the
+ *    invariants DPOR breaks; a naive search cut short by --naive-cap
+ *    schedules may break fewer, never another;
  *  - every schedule DPOR reports replays (chunk.c checks it).
+ *
+ * A variant the hooks do not see whole (the kernel trees: opaque, every
+ * step depends on every other) has far more schedules: it is checked on
+ * scenarios of up to --opaque-devices devices, DPOR and naive both cut
+ * at --opaque-cap schedules; a scenario either search did not finish is
+ * counted, not compared.
  *
  * With --break KIND a fault is planted in the dependence relation and the
  * test passes only if some check above catches it: the checks can fail.
  *
- *   test_explore [-n N] [--sleep-devices M] [--random K] [--variant V]
+ *   test_explore [-n N] [--sleep-devices M] [--naive-devices M]
+ *                [--naive-cap S] [--random K] [--variant V]
+ *                [--opaque-devices M] [--opaque-cap S]
  *                [--break oracle|completion]
  */
 #include <getopt.h>
@@ -43,9 +55,11 @@ static int random_choose(void *ctx, int n, const int *ids)
 struct ctx {
 	const struct run_opts *ro;
 	struct explore_opts eo;
-	int sleep_devices, random;
+	int sleep_devices, naive_devices, random;
+	uint64_t naive_cap;
 	long scenarios, mismatches, checked_sleep, random_runs;
-	uint64_t dpor_schedules;
+	long checked_naive, naive_capped, skipped;
+	uint64_t dpor_schedules, naive_schedules;
 };
 
 static void show(const char *what, const struct scenario *s,
@@ -78,7 +92,39 @@ static void one(const struct scenario *s, void *arg)
 		x->mismatches++;
 		return;
 	}
+	if (d.capped) {
+		/* Opaque variants only: not exhaustive, nothing to compare. */
+		x->skipped++;
+		explore_result_free(&d);
+		return;
+	}
 	x->dpor_schedules += d.schedules;
+	if (s->ndev <= x->naive_devices) {
+		struct explore_opts eo = x->eo;
+		struct explore_result nv;
+
+		eo.mode = EX_NAIVE;
+		eo.classes = false;
+		eo.max_schedules = x->naive_cap;
+		if (explore_scenario(s, x->ro, &eo, &nv, err, sizeof(err))) {
+			printf("MISMATCH: %s\n", err);
+			x->mismatches++;
+		} else {
+			x->naive_schedules += nv.schedules;
+			if (nv.capped)
+				x->naive_capped++;
+			else
+				x->checked_naive++;
+			if (nv.capped ? (nv.violated & ~d.violated) != 0 :
+					nv.violated != d.violated) {
+				if (x->mismatches++ < 3)
+					show(nv.capped ? "naive (cut short) breaks more" :
+						 "naive breaks other invariants",
+					     s, x->ro, d.violated, nv.violated);
+			}
+		}
+		explore_result_free(&nv);
+	}
 	if (s->ndev <= x->sleep_devices) {
 		struct explore_opts eo = x->eo;
 
@@ -155,19 +201,29 @@ int main(int argc, char **argv)
 		{ "devices", required_argument, NULL, 'n' },
 		{ "sleep-devices", required_argument, NULL, 's' },
 		{ "random", required_argument, NULL, 'r' },
+		{ "naive-devices", required_argument, NULL, 'N' },
+		{ "naive-cap", required_argument, NULL, 'C' },
+		{ "opaque-devices", required_argument, NULL, 'o' },
+		{ "opaque-cap", required_argument, NULL, 'O' },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "break", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int devices = 3, sleep_devices = 2, random = 48, c;
+	int devices = 3, sleep_devices = 2, naive_devices = 3, random = 48, c;
+	int opaque_devices = 1;
+	long naive_cap = 100000, opaque_cap = 1000;
 	const char *only = NULL;
 	enum explore_break brk = EXB_NONE;
 
-	while ((c = getopt_long(argc, argv, "n:s:r:v:b:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:s:r:v:b:N:C:o:O:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n': devices = atoi(optarg); break;
 		case 's': sleep_devices = atoi(optarg); break;
 		case 'r': random = atoi(optarg); break;
+		case 'N': naive_devices = atoi(optarg); break;
+		case 'C': naive_cap = atol(optarg); break;
+		case 'o': opaque_devices = atoi(optarg); break;
+		case 'O': opaque_cap = atol(optarg); break;
 		case 'v': only = optarg; break;
 		case 'b':
 			brk = !strcmp(optarg, "oracle") ? EXB_NO_ORACLE :
@@ -191,21 +247,30 @@ int main(int argc, char **argv)
 
 		if (only && strcmp(only, v->name))
 			continue;
+		bool opaque = !explore_variant_visible(v);
+		int nd = opaque && opaque_devices < devices ? opaque_devices : devices;
+
+		/* An opaque variant: its tree as it is (fixes none) only. */
+		if (opaque)
+			ns = 1;
 		for (int k = 0; k < ns; k++) {
 			struct run_opts ro = { .variant = v, .fixes = set[k] };
 			struct space_bound b = {
-				.devices = devices, .errors = 1, .removals = 1,
-				.hotplug = devices <= 1 ? 1 : 0, .cycles = 1,
+				.devices = nd, .errors = 1, .removals = 1,
+				.hotplug = nd <= 1 ? 1 : 0, .cycles = 1,
 				.links = 1, .rpm = 1, .pm_waits = 1,
 				.features = v->features,
 				.all_errnos = !explore_variant_visible(v),
 			};
 			struct space sp;
 			struct ctx x = {
-				.ro = &ro, .sleep_devices = sleep_devices,
-				.random = random,
-				.eo = { .mode = EX_DPOR, .classes = true, .brk = brk,
-					.opaque = !explore_variant_visible(v) },
+				.ro = &ro, .sleep_devices = opaque ? 0 : sleep_devices,
+				.naive_devices = naive_devices,
+				.naive_cap = (uint64_t)(opaque ? opaque_cap : naive_cap),
+				.random = opaque ? 0 : random,
+				.eo = { .mode = EX_DPOR, .classes = !opaque, .brk = brk,
+					.opaque = opaque,
+					.max_schedules = opaque ? (uint64_t)opaque_cap : 0 },
 			};
 			char fixes[KNOBS_TEXT_MAX];
 
@@ -213,10 +278,13 @@ int main(int argc, char **argv)
 			for (long ch = 0; ch < space_chunks(&sp); ch++)
 				space_chunk_foreach(&sp, ch, one, &x);
 			knobs_format(v, set[k], fixes, sizeof(fixes));
-			printf("%s (%s): %ld scenarios, %llu DPOR schedules; %ld also with sleep sets, %ld random schedules; %ld mismatches\n",
-			       v->name, fixes, x.scenarios,
-			       (unsigned long long)x.dpor_schedules, x.checked_sleep,
-			       x.random_runs, x.mismatches);
+			printf("%s (%s), devices <= %d: %ld scenarios, %llu DPOR schedules; naive on %ld (%llu schedules; %ld more cut short), sleep sets on %ld, %ld random schedules; %ld skipped (over %ld schedules); %ld mismatches\n",
+			       v->name, fixes, nd, x.scenarios,
+			       (unsigned long long)x.dpor_schedules, x.checked_naive,
+			       (unsigned long long)x.naive_schedules, x.naive_capped,
+			       x.checked_sleep, x.random_runs, x.skipped,
+			       opaque ? opaque_cap : 0L, x.mismatches);
+			fflush(stdout);
 			mismatches += x.mismatches;
 		}
 	}
