@@ -28,7 +28,7 @@
  *
  *   test_explore [-n N] [--sleep-devices M] [--naive-devices M]
  *                [--naive-cap S] [--random K] [--variant V]
- *                [--opaque-devices M] [--opaque-cap S]
+ *                [--opaque-devices M] [--opaque-cap S] [--fixes-none]
  *                [--break oracle|completion]
  */
 #include <getopt.h>
@@ -205,17 +205,19 @@ int main(int argc, char **argv)
 		{ "naive-cap", required_argument, NULL, 'C' },
 		{ "opaque-devices", required_argument, NULL, 'o' },
 		{ "opaque-cap", required_argument, NULL, 'O' },
+		{ "fixes-none", no_argument, NULL, 'z' },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "break", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int devices = 3, sleep_devices = 2, naive_devices = 3, random = 48, c;
 	int opaque_devices = 1;
+	bool fixes_none = false;
 	long naive_cap = 100000, opaque_cap = 1000;
 	const char *only = NULL;
 	enum explore_break brk = EXB_NONE;
 
-	while ((c = getopt_long(argc, argv, "n:s:r:v:b:N:C:o:O:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:s:r:v:b:N:C:o:O:z", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n': devices = atoi(optarg); break;
 		case 's': sleep_devices = atoi(optarg); break;
@@ -224,6 +226,7 @@ int main(int argc, char **argv)
 		case 'C': naive_cap = atol(optarg); break;
 		case 'o': opaque_devices = atoi(optarg); break;
 		case 'O': opaque_cap = atol(optarg); break;
+		case 'z': fixes_none = true; break;
 		case 'v': only = optarg; break;
 		case 'b':
 			brk = !strcmp(optarg, "oracle") ? EXB_NO_ORACLE :
@@ -251,7 +254,7 @@ int main(int argc, char **argv)
 		int nd = opaque && opaque_devices < devices ? opaque_devices : devices;
 
 		/* An opaque variant: its tree as it is (fixes none) only. */
-		if (opaque)
+		if (opaque || fixes_none)
 			ns = 1;
 		for (int k = 0; k < ns; k++) {
 			struct run_opts ro = { .variant = v, .fixes = set[k] };
