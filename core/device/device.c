@@ -59,6 +59,7 @@ struct device *device_get_by_id(int id)
 	if (id < 0 || id >= nregistry)
 		return NULL;
 	eng_lock(&registry_lock);
+	KAPI_ACCESS_IDX(&registry, id, KACC_READ);
 	struct device *d = __atomic_load_n(&registry[id], __ATOMIC_ACQUIRE);
 
 	if (d) {
@@ -69,6 +70,7 @@ struct device *device_get_by_id(int id)
 							   false, __ATOMIC_RELAXED,
 							   __ATOMIC_RELAXED))
 			;
+		KAPI_ACCESS(&d->refcount, c > 0 ? KACC_ADD : KACC_READ);
 		if (c > 0)
 			dev = d;
 	}
@@ -185,6 +187,7 @@ struct device *get_device(struct device *dev)
 {
 	if (dev) {
 		KAPI_CHECK(dev, "get_device");
+		KAPI_ACCESS(&dev->refcount, KACC_ADD);
 		/* A kref: atomic, as in the kernel. */
 		if (__atomic_fetch_add(&dev->refcount, 1, __ATOMIC_RELAXED) <= 0)
 			kapi_bug("get_device on a dead device");
@@ -197,6 +200,7 @@ static void device_release(struct device *dev)
 	pr_debug("device '%s' freed: last reference dropped", dev_name(dev));
 	dpm_emit(EV_FREED, dev->id, -1, 0);
 	eng_lock(&registry_lock);
+	KAPI_ACCESS_IDX(&registry, dev->id, KACC_WRITE);
 	__atomic_store_n(&registry[dev->id], NULL, __ATOMIC_RELEASE);
 	eng_unlock(&registry_lock);
 	if (!quarantining) {
@@ -217,6 +221,7 @@ void put_device(struct device *dev)
 	KAPI_CHECK(dev, "put_device");
 	bool last = __atomic_sub_fetch(&dev->refcount, 1, __ATOMIC_ACQ_REL) == 0;
 
+	KAPI_ACCESS(&dev->refcount, last ? KACC_WRITE : KACC_ADD);
 	if (last)
 		device_release(dev);
 }
@@ -299,6 +304,7 @@ struct device_link *device_consumer_link(struct device *dev, int i)
 
 bool device_link_dead(struct device_link *l)
 {
+	KAPI_ACCESS_IDX(&links, l - links, KACC_READ);
 	return __atomic_load_n(&l->dead, __ATOMIC_ACQUIRE);
 }
 
@@ -320,6 +326,11 @@ static void links_release_unread(void)
 		struct device_link *l = NULL;
 
 		eng_lock(&links_lock);
+		/* Only with purged links left does the count of readers matter. */
+		KAPI_ACCESS(&links_unreleased,
+			    links_unreleased ? KACC_WRITE : KACC_READ);
+		if (links_unreleased)
+			KAPI_ACCESS(&srcu_readers, KACC_READ);
 		if (!srcu_readers && links_unreleased)
 			for (int i = 0; i < nlinks && !l; i++)
 				if (links[i].dead && !links[i].released)
@@ -339,6 +350,7 @@ static void links_release_unread(void)
 int device_links_read_lock(void)
 {
 	eng_lock(&links_lock);
+	KAPI_ACCESS(&srcu_readers, KACC_ADD);
 	srcu_readers++;
 	eng_unlock(&links_lock);
 	return 0;
@@ -348,6 +360,7 @@ void device_links_read_unlock(int idx)
 {
 	(void)idx;
 	eng_lock(&links_lock);
+	KAPI_ACCESS(&srcu_readers, KACC_ADD);
 	srcu_readers--;
 	eng_unlock(&links_lock);
 	links_release_unread();
@@ -358,9 +371,11 @@ static void device_links_purge(struct device *dev)
 	if (!nlinks)
 		return;
 	eng_lock(&links_lock);
+	KAPI_ACCESS(&links_unreleased, KACC_WRITE);
 	for (int i = 0; i < nlinks; i++)
 		if (!links[i].dead &&
 		    (links[i].supplier == dev || links[i].consumer == dev)) {
+			KAPI_ACCESS_IDX(&links, i, KACC_WRITE);
 			__atomic_store_n(&links[i].dead, true, __ATOMIC_RELEASE);
 			links_unreleased++;
 		}
@@ -374,6 +389,7 @@ void device_add(struct device *dev)
 
 	if (parent) {
 		eng_lock(&parent->klist_lock);
+		KAPI_ACCESS(&parent->klist_children, KACC_WRITE);
 		list_add_tail(&dev->knode_parent.n, &parent->klist_children);
 		parent->registered_children++;
 		eng_unlock(&parent->klist_lock);
@@ -395,6 +411,7 @@ void device_del(struct device *dev)
 		/* Checked and done under the window's own lock, so the PM
 		 * thread opening the window next is ordered after it. */
 		eng_lock(&device_noirq_over.wait.lk);
+		KAPI_ACCESS(&device_noirq_over, KACC_READ);
 		if (device_noirq_over.done) {
 			dev->driver = false;
 			dpm_emit(EV_GONE, dev->id, -1, 0);
@@ -409,6 +426,7 @@ void device_del(struct device *dev)
 	device_links_purge(dev);
 	if (parent) {
 		eng_lock(&parent->klist_lock);
+		KAPI_ACCESS(&parent->klist_children, KACC_WRITE);
 		if (dev->knode_parent.refs)
 			dev->knode_parent.dead = true;
 		else
@@ -429,6 +447,7 @@ void device_unregister(struct device *dev)
 
 static bool claim_removal(struct device *dev)
 {
+	KAPI_ACCESS(&dev->removing, KACC_WRITE);
 	return !__atomic_exchange_n(&dev->removing, true, __ATOMIC_ACQ_REL);
 }
 
@@ -439,6 +458,7 @@ static struct device *last_live_child(struct device *dev)
 	struct klist_node *k;
 
 	eng_lock(&dev->klist_lock);
+	KAPI_ACCESS(&dev->klist_children, KACC_READ);
 	list_for_each_entry_reverse(k, &dev->klist_children, n) {
 		if (!k->dead) {
 			child = container_of(k, struct device, knode_parent);
@@ -499,6 +519,7 @@ static struct klist_node *klist_next_live(struct device *dev,
 	struct klist_node *k = NULL;
 
 	eng_lock(&dev->klist_lock);
+	KAPI_ACCESS(&dev->klist_children, KACC_WRITE);
 	for (pos = pos->next; pos != &dev->klist_children; pos = pos->next) {
 		struct klist_node *c = container_of(pos, struct klist_node, n);
 
@@ -521,6 +542,7 @@ static void klist_unpin(struct klist_node *k)
 	struct device *d = knode_dev(k);
 
 	eng_lock(&d->parent->klist_lock);
+	KAPI_ACCESS(&d->parent->klist_children, KACC_WRITE);
 	if (--k->refs == 0 && k->dead)
 		list_del_init(&k->n);
 	eng_unlock(&d->parent->klist_lock);

@@ -28,6 +28,7 @@
 const struct dpm_engine *dpm_eng = &det_engine;
 int dpm_interrupt;
 void (*dpm_order_hook)(enum order_event ev, uint32_t a, uint32_t b);
+void (*det_hook)(enum det_hook_ev ev, int a, int b);
 
 enum tstate { T_UNSTARTED, T_RUNNABLE, T_RUNNING, T_BLOCKED, T_SLEEPING,
 	      T_DONE };
@@ -223,8 +224,14 @@ static void schedule(void)
 
 		now_ns = t->wake_at;
 		runq_push(t);
-		while (nsleep && sleepers[0]->wake_at == now_ns)
-			runq_push(heap_pop());
+		if (det_hook)
+			det_hook(DH_TIMER, t->id, 0);
+		while (nsleep && sleepers[0]->wake_at == now_ns) {
+			t = heap_pop();
+			runq_push(t);
+			if (det_hook)
+				det_hook(DH_TIMER, t->id, 0);
+		}
 	}
 	int i = 0;
 
@@ -237,6 +244,8 @@ static void schedule(void)
 
 	if (dpm_order_hook)
 		dpm_order_hook(ORDER_CHOICE, next->id, nrunq + 1);
+	if (det_hook)
+		det_hook(DH_RUN, next->id, 0);
 	if (next != cur)
 		switch_to(next, dying);
 	else
@@ -260,19 +269,26 @@ static void det_sched_point(void)
 {
 	if (!count_step())
 		return;
-	if (!nrunq)
+	if (!nrunq) {
+		if (det_hook)
+			det_hook(DH_RUN, cur->id, 0);
 		return;
+	}
 	int i = choose(nrunq + 1, true);
 
 	if (i <= 0) {
 		if (dpm_order_hook)
 			dpm_order_hook(ORDER_CHOICE, cur->id, nrunq + 1);
+		if (det_hook)
+			det_hook(DH_RUN, cur->id, 0);
 		return;
 	}
 	struct task *next = runq_take(i - 1);
 
 	if (dpm_order_hook)
 		dpm_order_hook(ORDER_CHOICE, next->id, nrunq + 2);
+	if (det_hook)
+		det_hook(DH_RUN, next->id, 0);
 	runq_push(cur);
 	switch_to(next, false);
 }
@@ -419,6 +435,8 @@ static void det_spawn(void (*fn)(void *), void *arg, const char *name)
 	all[nall++] = t;
 	live++;
 	stats.tasks++;
+	if (det_hook && cur != &host)
+		det_hook(DH_SPAWN, cur->id, t->id);
 	if (now) {
 		start(t);
 		return;
@@ -474,8 +492,12 @@ enum det_outcome det_run(void (*fn)(void *), void *arg,
 	det_spawn(fn, arg, "pm");
 	struct task *first = runq_take(0);
 
+	if (det_hook)
+		det_hook(DH_RUN, first->id, 0);
 	switch_to(first, false);
 	cur = &host;
+	if (det_hook)
+		det_hook(DH_END, 0, 0);
 	if (st)
 		*st = stats;
 	return outcome;

@@ -54,4 +54,14 @@ const char *det_task_name(int id);
 
 extern const struct dpm_engine det_engine;
 
+/*
+ * Step hook of the exhaustive search (core/explore), NULL by default: a
+ * task starts a step (at every scheduling point, whether or not another
+ * task could run; also for the first task), a task created another
+ * (a: creator, b: new task), virtual time moved and woke a sleeper (a),
+ * the run is over.
+ */
+enum det_hook_ev { DH_RUN, DH_SPAWN, DH_TIMER, DH_END };
+extern void (*det_hook)(enum det_hook_ev ev, int a, int b);
+
 #endif

@@ -23,7 +23,8 @@ struct async_entry {
 	struct list_head in_use;
 };
 
-/* Entries of jobs not finished; an abandoned run's are reclaimed. */
+/* Entries of jobs not finished; an abandoned run's are reclaimed.  Only
+ * async_reset() reads it: the exhaustive search need not see it. */
 static LIST_HEAD(in_use);
 
 static struct async_config cfg;
@@ -57,6 +58,16 @@ void async_reset(const struct async_config *c)
 	waitq_init(&aq);
 }
 
+/* A job queued or finished: without a worker limit or injected failures
+ * only the count of pending jobs changes, which only
+ * async_synchronize_full() reads (a job's start touches nothing then);
+ * with them, the order of calls and starts matters. */
+static void async_access(void)
+{
+	KAPI_ACCESS(&aq, cfg.worker_limit || cfg.inline_every ? KACC_WRITE :
+							       KACC_ADD);
+}
+
 static void async_run_entry(void *arg)
 {
 	struct async_entry *e = arg;
@@ -69,6 +80,7 @@ static void async_run_entry(void *arg)
 		while (e->ticket != next_to_start ||
 		       running >= cfg.worker_limit)
 			dpm_eng->wait(&aq, WAIT_ASYNC_WORKER, e);
+		KAPI_ACCESS(&aq, KACC_WRITE);
 		next_to_start++;
 		dpm_eng->wake_all(&aq);
 	}
@@ -78,10 +90,15 @@ static void async_run_entry(void *arg)
 	e->func(e->data, e->cookie);
 
 	eng_lock(&aq.lk);
+	/* Before any job ends, async_synchronize_full() cannot pass. */
+	if (!cfg.worker_limit && !cfg.inline_every)
+		KAPI_ACCESS(&aq, KACC_ADD_WAKE);
+	else
+		async_access();
 	running--;
 	pending--;
 	dpm_eng->wake_all(&aq);
-	list_del_init(&e->in_use);
+	list_del_init_quiet(&e->in_use);
 	e->next = free_entries;
 	free_entries = e;
 	eng_unlock(&aq.lk);
@@ -92,6 +109,7 @@ static void async_run_entry(void *arg)
 static bool async_queue(async_func_t func, void *data, async_cookie_t *ck)
 {
 	eng_lock(&aq.lk);
+	async_access();
 	async_cookie_t cookie = next_cookie++;
 
 	*ck = cookie;
@@ -111,7 +129,7 @@ static bool async_queue(async_func_t func, void *data, async_cookie_t *ck)
 	e->data = data;
 	e->cookie = cookie;
 	e->ticket = next_ticket++;
-	list_add_tail(&e->in_use, &in_use);
+	list_add_tail_quiet(&e->in_use, &in_use);
 	pending++;
 	eng_unlock(&aq.lk);
 
@@ -152,5 +170,6 @@ void async_synchronize_full(void)
 	eng_lock(&aq.lk);
 	while (pending)
 		dpm_eng->wait(&aq, WAIT_ASYNC_DRAIN, &aq);
+	KAPI_ACCESS(&aq, KACC_PASS);
 	eng_unlock(&aq.lk);
 }

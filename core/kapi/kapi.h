@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "../engine/engine.h"
+#include "access.h"
 #include "list.h"
 
 typedef int64_t ktime_t;
@@ -122,6 +123,7 @@ void pm_printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define pr_info(...) do { if (dpm_log_enabled) pm_printk(__VA_ARGS__); } while (0)
 #define pr_debug(...) pr_info(__VA_ARGS__)
 
+
 /*
  * Set by the device layer: called with every object a primitive is about
  * to touch, so a completion or lock inside freed memory is reported
@@ -135,6 +137,7 @@ extern void (*kapi_obj_check)(const void *obj, const char *op);
 					__ATOMIC_ACQUIRE); \
 		if (_c)                                  \
 			_c((obj), (op));                 \
+		KAPI_ACCESS((obj), KACC_MEM);            \
 	} while (0)
 
 /* A broken rule of a kapi primitive is a model bug: say so and abort. */

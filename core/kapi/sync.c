@@ -7,6 +7,7 @@
 #include "kapi.h"
 
 void (*kapi_obj_check)(const void *obj, const char *op);
+void (*kapi_access_hook)(const void *obj, long idx, enum kapi_acc acc);
 
 void kapi_bug(const char *what)
 {
@@ -24,6 +25,7 @@ void reinit_completion(struct completion *x)
 {
 	KAPI_CHECK(x, "reinit_completion");
 	eng_lock(&x->wait.lk);
+	KAPI_ACCESS(x, x->done ? KACC_DISABLE : KACC_WRITE);
 	x->done = 0;
 	eng_unlock(&x->wait.lk);
 }
@@ -32,6 +34,7 @@ void complete(struct completion *x)
 {
 	KAPI_CHECK(x, "complete");
 	eng_lock(&x->wait.lk);
+	KAPI_ACCESS(x, x->done ? KACC_WRITE : KACC_WAKE);
 	if (x->done != UINT_MAX)
 		x->done++;
 	dpm_eng->wake_all(&x->wait);
@@ -43,6 +46,7 @@ void complete_all(struct completion *x)
 {
 	KAPI_CHECK(x, "complete_all");
 	eng_lock(&x->wait.lk);
+	KAPI_ACCESS(x, x->done ? KACC_WRITE : KACC_WAKE);
 	x->done = UINT_MAX;
 	dpm_eng->wake_all(&x->wait);
 	eng_unlock(&x->wait.lk);
@@ -61,6 +65,9 @@ void wait_for_completion(struct completion *x)
 		 * count then too). */
 		KAPI_CHECK(x, "wait_for_completion");
 	}
+	/* Taking one count of a complete() writes; passing a complete_all()
+	 * reads. */
+	KAPI_ACCESS(x, x->done != UINT_MAX ? KACC_PASS_WRITE : KACC_PASS);
 	if (x->done != UINT_MAX)
 		x->done--;
 	eng_unlock(&x->wait.lk);
@@ -70,6 +77,7 @@ bool completion_done(struct completion *x)
 {
 	KAPI_CHECK(x, "completion_done");
 	eng_lock(&x->wait.lk);
+	KAPI_ACCESS(x, KACC_READ);
 	bool d = x->done != 0;
 
 	eng_unlock(&x->wait.lk);
@@ -88,6 +96,7 @@ void mutex_lock(struct mutex *m)
 	KAPI_CHECK(m, "mutex_lock");
 	int me = dpm_eng->current_id() + 1;
 
+	KAPI_ACCESS(m, KACC_TAKE_NEXT);
 	eng_sched_point();
 	eng_lock(&m->wait.lk);
 	/* A task taking a mutex it holds waits forever, as in the kernel:
@@ -99,11 +108,14 @@ void mutex_lock(struct mutex *m)
 
 	/* owner == me: an unlock handed the lock over (MUTEX_FLAG_HANDOFF). */
 	while (m->owner && m->owner != me) {
-		if (woken && !m->handoff)
+		if (woken && !m->handoff) {
 			m->handoff = me;
+			KAPI_ACCESS(m, KACC_WRITE);
+		}
 		dpm_eng->wait(&m->wait, WAIT_MUTEX, m);
 		woken = true;
 	}
+	KAPI_ACCESS(m, KACC_LOCK);
 	m->owner = me;
 	if (m->handoff == me)
 		m->handoff = 0;
@@ -114,6 +126,7 @@ void mutex_unlock(struct mutex *m)
 {
 	KAPI_CHECK(m, "mutex_unlock");
 	eng_lock(&m->wait.lk);
+	KAPI_ACCESS(m, KACC_UNLOCK);
 	if (m->owner != dpm_eng->current_id() + 1)
 		kapi_bug("mutex_unlock: not the owner");
 	m->owner = m->handoff;
@@ -140,10 +153,12 @@ void sema_init(struct semaphore *s, int count)
 void down(struct semaphore *s)
 {
 	KAPI_CHECK(s, "down");
+	KAPI_ACCESS(s, KACC_TAKE_NEXT);
 	eng_sched_point();
 	eng_lock(&s->wait.lk);
 	while (s->count <= 0)
 		dpm_eng->wait(&s->wait, WAIT_SEMAPHORE, s);
+	KAPI_ACCESS(s, s->count == 1 ? KACC_PASS_DISABLE : KACC_PASS_WRITE);
 	s->count--;
 	eng_unlock(&s->wait.lk);
 }
@@ -152,6 +167,7 @@ void up(struct semaphore *s)
 {
 	KAPI_CHECK(s, "up");
 	eng_lock(&s->wait.lk);
+	KAPI_ACCESS(s, s->count <= 0 ? KACC_WAKE : KACC_WRITE);
 	s->count++;
 	dpm_eng->wake_all(&s->wait);
 	eng_unlock(&s->wait.lk);
@@ -172,6 +188,8 @@ void down_read(struct rw_semaphore *s)
 	eng_lock(&s->wait.lk);
 	while (s->writer)
 		dpm_eng->wait(&s->wait, WAIT_RWSEM_READ, s);
+	/* Readers only count themselves in: two down_read()s commute. */
+	KAPI_ACCESS(s, KACC_PASS);
 	s->readers++;
 	eng_unlock(&s->wait.lk);
 }
@@ -180,6 +198,7 @@ void up_read(struct rw_semaphore *s)
 {
 	KAPI_CHECK(s, "up_read");
 	eng_lock(&s->wait.lk);
+	KAPI_ACCESS(s, KACC_WRITE);
 	if (s->readers <= 0)
 		kapi_bug("up_read: not read-locked");
 	if (--s->readers == 0)
@@ -195,6 +214,7 @@ void down_write(struct rw_semaphore *s)
 	eng_lock(&s->wait.lk);
 	while (s->writer || s->readers)
 		dpm_eng->wait(&s->wait, WAIT_RWSEM_WRITE, s);
+	KAPI_ACCESS(s, KACC_PASS_DISABLE);
 	s->writer = true;
 	eng_unlock(&s->wait.lk);
 }
@@ -203,6 +223,10 @@ void up_write(struct rw_semaphore *s)
 {
 	KAPI_CHECK(s, "up_write");
 	eng_lock(&s->wait.lk);
+	/* Readers and writers wait for no writer: now there is none.  (An
+	 * up_read() lets only writers through, who wait for no readers as
+	 * well: a reader passing after it could have passed before.) */
+	KAPI_ACCESS(s, KACC_WAKE);
 	if (!s->writer)
 		kapi_bug("up_write: not write-locked");
 	s->writer = false;

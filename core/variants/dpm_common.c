@@ -51,6 +51,7 @@ void dpm_common_reset(const struct dpm_async_ops *ops, bool order, bool once)
 int read_async_error(void)
 {
 	eng_sched_point();
+	KAPI_ACCESS(&async_error, KACC_READ);
 	int e = async_error_once ?
 		__atomic_load_n(&async_error.val, __ATOMIC_RELAXED) :
 		async_error.val;
@@ -61,6 +62,7 @@ int read_async_error(void)
 
 void write_async_error(int error)
 {
+	KAPI_ACCESS(&async_error, KACC_WRITE);
 	if (async_error_once)
 		__atomic_store_n(&async_error.val, error, __ATOMIC_RELAXED);
 	else
@@ -131,6 +133,7 @@ void dpm_device_pm_add(struct device *dev)
 			dev_name(dev));
 	}
 	list_add_tail(&power(dev)->entry, &dpm_list);
+	KAPI_ACCESS(&power(dev)->in_dpm_list, KACC_WRITE);
 	__atomic_store_n(&power(dev)->in_dpm_list, true, __ATOMIC_RELAXED);
 	mutex_unlock(&dpm_list_mtx);
 }
@@ -139,6 +142,7 @@ void dpm_list_del(struct device *dev)
 {
 	mutex_lock(&dpm_list_mtx);
 	list_del_init(&power(dev)->entry);
+	KAPI_ACCESS(&power(dev)->in_dpm_list, KACC_WRITE);
 	__atomic_store_n(&power(dev)->in_dpm_list, false, __ATOMIC_RELAXED);
 	mutex_unlock(&dpm_list_mtx);
 }

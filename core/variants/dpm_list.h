@@ -22,10 +22,10 @@ static inline struct device *to_device(struct list_head *entry)
 
 /* list_for_each_entry(dev, head, power.entry) and its reverse. */
 #define list_for_each_dev(dev, head)                                       \
-	for (dev = to_device((head)->next); dpm_entry(dev) != (head);       \
-	     dev = to_device(dpm_entry(dev)->next))
+	for (dev = to_device(list_next(head)); dpm_entry(dev) != (head);    \
+	     dev = to_device(list_next(dpm_entry(dev))))
 #define list_for_each_dev_reverse(dev, head)                               \
-	for (dev = to_device((head)->prev); dpm_entry(dev) != (head);       \
-	     dev = to_device(dpm_entry(dev)->prev))
+	for (dev = to_device(list_prev(head)); dpm_entry(dev) != (head);    \
+	     dev = to_device(list_prev(dpm_entry(dev))))
 
 #endif

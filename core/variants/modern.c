@@ -124,12 +124,14 @@ static void modern_reset(void)
 static int read_async_error(void)
 {
 	eng_sched_point();
+	KAPI_ACCESS(&async_error, KACC_READ);
 	return fix_on(FIX_ASYNC_ERROR_ONCE) ?
 	       __atomic_load_n(&async_error, __ATOMIC_RELAXED) : async_error;
 }
 
 static void write_async_error(int error)
 {
+	KAPI_ACCESS(&async_error, KACC_WRITE);
 	if (fix_on(FIX_ASYNC_ERROR_ONCE))
 		__atomic_store_n(&async_error, error, __ATOMIC_RELAXED);
 	else
@@ -183,6 +185,7 @@ static void modern_device_pm_add(struct device *dev)
 		pr_info("%s: parent %s should not be sleeping", dev_name(dev),
 			dev_name(dev->parent));
 	list_add_tail(&power(dev)->entry, &dpm_list);
+	KAPI_ACCESS(&power(dev)->in_dpm_list, KACC_WRITE);
 	__atomic_store_n(&power(dev)->in_dpm_list, true, __ATOMIC_RELAXED);
 	mutex_unlock(&dpm_list_mtx);
 }
@@ -192,6 +195,7 @@ static void modern_device_pm_remove(struct device *dev)
 	complete_all(&power(dev)->completion);
 	mutex_lock(&dpm_list_mtx);
 	list_del_init(&power(dev)->entry);
+	KAPI_ACCESS(&power(dev)->in_dpm_list, KACC_WRITE);
 	__atomic_store_n(&power(dev)->in_dpm_list, false, __ATOMIC_RELAXED);
 	mutex_unlock(&dpm_list_mtx);
 }
@@ -229,6 +233,7 @@ static ssize_t modern_async_store(struct device *dev, const char *buf,
 
 static bool device_pm_initialized(struct device *dev)
 {
+	KAPI_ACCESS(&power(dev)->in_dpm_list, KACC_READ);
 	return __atomic_load_n(&power(dev)->in_dpm_list, __ATOMIC_RELAXED);
 }
 
@@ -342,6 +347,7 @@ static bool async_early(void)
  * this phase.  async_wip_mtx held. */
 static bool __dpm_async(struct device *dev, async_func_t func)
 {
+	KAPI_ACCESS(&power(dev)->async_in_progress, KACC_WRITE);
 	if (power(dev)->async_in_progress)
 		return true;
 	if (!is_async(dev))
@@ -371,8 +377,10 @@ static bool dpm_async_fn_early(struct device *dev, async_func_t func)
 static void dpm_async_with_cleanup(struct device *dev, async_func_t func)
 {
 	mutex_lock(&async_wip_mtx);
-	if (!__dpm_async(dev, func))
+	if (!__dpm_async(dev, func)) {
+		KAPI_ACCESS(&power(dev)->async_in_progress, KACC_WRITE);
 		power(dev)->async_in_progress = false;
+	}
 	mutex_unlock(&async_wip_mtx);
 }
 
@@ -385,6 +393,7 @@ static int dpm_async_with_cleanup_fn(struct device *dev, void *func)
 static void dpm_clear_async_state(struct device *dev)
 {
 	reinit_completion(&power(dev)->completion);
+	KAPI_ACCESS(&power(dev)->async_in_progress, KACC_WRITE);
 	power(dev)->async_in_progress = false;
 }
 
@@ -470,9 +479,11 @@ static void dpm_async_suspend_complete_all(struct list_head *list)
 	struct device *dev;
 
 	mutex_lock(&async_wip_mtx);
-	list_for_each_dev_reverse(dev, list)
+	list_for_each_dev_reverse(dev, list) {
+		KAPI_ACCESS(&power(dev)->async_in_progress, KACC_READ);
 		if (!power(dev)->async_in_progress)
 			complete_all(&power(dev)->completion);
+	}
 	mutex_unlock(&async_wip_mtx);
 }
 
@@ -695,13 +706,17 @@ static void dpm_clear_superiors_direct_complete(struct device *dev)
 	int idx;
 
 	/* Under the superior's power.lock in the kernel. */
-	if (dev->parent)
+	if (dev->parent) {
+		KAPI_ACCESS(&power(dev->parent)->direct_complete, KACC_WRITE);
 		__atomic_store_n(&power(dev->parent)->direct_complete, false,
 				 __ATOMIC_RELAXED);
+	}
 	idx = device_links_read_lock();
-	for (int i = 0; (link = device_supplier_link(dev, i)); i++)
+	for (int i = 0; (link = device_supplier_link(dev, i)); i++) {
+		KAPI_ACCESS(&power(link->supplier)->direct_complete, KACC_WRITE);
 		__atomic_store_n(&power(link->supplier)->direct_complete, false,
 				 __ATOMIC_RELAXED);
+	}
 	device_links_read_unlock(idx);
 }
 
@@ -756,6 +771,7 @@ static int device_suspend(struct device *dev, bool async)
 		power(dev)->direct_complete = false;
 		goto Complete;
 	}
+	KAPI_ACCESS(&power(dev)->direct_complete, KACC_READ);
 	if (__atomic_load_n(&power(dev)->direct_complete, __ATOMIC_RELAXED)) {
 		/* pm_runtime_status_suspended(): the scenario's state. */
 		if (dev->beh.rpm_suspended) {

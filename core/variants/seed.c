@@ -101,6 +101,7 @@ static void seed_device_pm_remove(struct device *dev)
  */
 static bool device_pm_initialized(struct device *dev)
 {
+	KAPI_ACCESS(&power(dev)->in_dpm_list, KACC_READ);
 	return __atomic_load_n(&power(dev)->in_dpm_list, __ATOMIC_RELAXED);
 }
 

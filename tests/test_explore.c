@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The exhaustive search is sound: for every scenario of a small bound,
+ * on every variant of the registry with its fixes off and on,
+ *
+ *  - DPOR and the sleep-set search (every choice, no race analysis) find
+ *    the same invariants broken and the same number of schedule classes
+ *    (explore.h): the race analysis loses nothing (up to --sleep-devices
+ *    devices, as the sleep-set search is slow);
+ *  - every invariant that some of --random naive schedules (a uniformly
+ *    random task at every choice, the engine's own behaviour: waits that
+ *    block, lock handoffs) breaks, DPOR finds too: the dependence the
+ *    hooks report misses no conflict that changes an outcome;
+ *  - on scenarios of up to --naive-devices devices, the naive search
+ *    (every choice at every point, no reduction) breaks exactly the
+ *    invariants DPOR breaks; a naive search cut short by --naive-cap
+ *    schedules may break fewer, never another;
+ *  - every schedule DPOR reports replays (chunk.c checks it).
+ *
+ * A variant the hooks do not see whole (the kernel trees: opaque, every
+ * step depends on every other) has far more schedules: it is checked on
+ * scenarios of up to --opaque-devices devices, DPOR and naive both cut
+ * at --opaque-cap schedules; a scenario either search did not finish is
+ * counted, not compared.
+ *
+ * With --break KIND a fault is planted in the dependence relation and the
+ * test passes only if some check above catches it: the checks can fail.
+ *
+ *   test_explore [-n N] [--sleep-devices M] [--naive-devices M]
+ *                [--naive-cap S] [--random K] [--variant V]
+ *                [--opaque-devices M] [--opaque-cap S] [--fixes-none]
+ *                [--break oracle|completion]
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore/explore.h"
+#include "explore/space.h"
+#include "run/xorshift.h"
+
+struct rnd {
+	uint64_t xs;
+};
+
+static int random_choose(void *ctx, int n, const int *ids)
+{
+	struct rnd *r = ctx;
+
+	(void)ids;
+	return (int)(xorshift64(&r->xs) % (uint64_t)n);
+}
+
+struct ctx {
+	const struct run_opts *ro;
+	struct explore_opts eo;
+	int sleep_devices, naive_devices, random;
+	uint64_t naive_cap;
+	long scenarios, mismatches, checked_sleep, random_runs;
+	long checked_naive, naive_capped, skipped;
+	uint64_t dpor_schedules, naive_schedules;
+};
+
+static void show(const char *what, const struct scenario *s,
+		 const struct run_opts *o, unsigned int a, unsigned int b)
+{
+	char *t = scenario_print(s);
+
+	printf("MISMATCH (%s, fixes %#llx): %s: dpor", o->variant->name,
+	       (unsigned long long)o->fixes, what);
+	for (int i = 0; i < NR_INV; i++)
+		if (a & (1u << i))
+			printf(" %s", inv_name(i));
+	printf(", other");
+	for (int i = 0; i < NR_INV; i++)
+		if (b & (1u << i))
+			printf(" %s", inv_name(i));
+	printf("\n%s", t);
+	free(t);
+}
+
+static void one(const struct scenario *s, void *arg)
+{
+	struct ctx *x = arg;
+	struct explore_result d, sl;
+	char err[256];
+
+	x->scenarios++;
+	if (explore_scenario(s, x->ro, &x->eo, &d, err, sizeof(err))) {
+		printf("MISMATCH: %s\n", err);
+		x->mismatches++;
+		return;
+	}
+	if (d.capped) {
+		/* Opaque variants only: not exhaustive, nothing to compare. */
+		x->skipped++;
+		explore_result_free(&d);
+		return;
+	}
+	x->dpor_schedules += d.schedules;
+	if (s->ndev <= x->naive_devices) {
+		struct explore_opts eo = x->eo;
+		struct explore_result nv;
+
+		eo.mode = EX_NAIVE;
+		eo.classes = false;
+		eo.max_schedules = x->naive_cap;
+		if (explore_scenario(s, x->ro, &eo, &nv, err, sizeof(err))) {
+			printf("MISMATCH: %s\n", err);
+			x->mismatches++;
+		} else {
+			x->naive_schedules += nv.schedules;
+			if (nv.capped)
+				x->naive_capped++;
+			else
+				x->checked_naive++;
+			if (nv.capped ? (nv.violated & ~d.violated) != 0 :
+					nv.violated != d.violated) {
+				if (x->mismatches++ < 3)
+					show(nv.capped ? "naive (cut short) breaks more" :
+						 "naive breaks other invariants",
+					     s, x->ro, d.violated, nv.violated);
+			}
+		}
+		explore_result_free(&nv);
+	}
+	if (s->ndev <= x->sleep_devices) {
+		struct explore_opts eo = x->eo;
+
+		eo.mode = EX_SLEEP;
+		if (explore_scenario(s, x->ro, &eo, &sl, err, sizeof(err))) {
+			printf("MISMATCH: %s\n", err);
+			x->mismatches++;
+		} else {
+			x->checked_sleep++;
+			/* With a device freed during the run, which of two
+			 * commuting put_device()s frees it is part of a step's
+			 * footprint: two schedules the search rightly takes as
+			 * one count as two classes; then DPOR may count fewer. */
+			bool frees = s->nact;
+
+			for (int i = 0; i < s->ndev; i++)
+				frees |= s->dev[i].beh.remove_phase >= 0;
+			if (sl.violated != d.violated ||
+			    (frees ? sl.classes < d.classes : sl.classes != d.classes)) {
+				char what[128];
+
+				snprintf(what, sizeof(what),
+					 "sleep sets: %llu classes, dpor %llu",
+					 (unsigned long long)sl.classes,
+					 (unsigned long long)d.classes);
+				if (x->mismatches++ < 3)
+					show(what, s, x->ro, d.violated, sl.violated);
+			}
+		}
+		explore_result_free(&sl);
+	}
+	unsigned int seen = 0;
+	struct rnd r = { 0x9e3779b97f4a7c15ULL ^ (uint64_t)x->scenarios };
+	struct run_opts ro = *x->ro;
+	struct run_result *rr = malloc(sizeof(*rr));
+
+	ro.choose = random_choose;
+	ro.choose_ctx = &r;
+	for (int k = 0; k < x->random; k++) {
+		dpm_run(s, &ro, rr);
+		x->random_runs++;
+		if (rr->violated)
+			seen |= 1u << rr->id;
+	}
+	free(rr);
+	if (seen & ~d.violated) {
+		if (x->mismatches++ < 3)
+			show("random schedules break more", s, x->ro, d.violated, seen);
+	}
+	explore_result_free(&d);
+}
+
+/* The knob settings a variant is checked with: none, all, and all with
+ * each feature knob. */
+static int settings(const struct pm_variant *v, uint64_t *out)
+{
+	const char *bad;
+	size_t bl;
+	uint64_t all;
+	int n = 0;
+
+	out[n++] = 0;
+	knobs_parse(v, "all", &all, &bad, &bl);
+	out[n++] = all;
+	for (int k = 0; k < v->nknobs && n < 8; k++)
+		if (v->knobs[k].feature)
+			out[n++] = all | 1ULL << k;
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "devices", required_argument, NULL, 'n' },
+		{ "sleep-devices", required_argument, NULL, 's' },
+		{ "random", required_argument, NULL, 'r' },
+		{ "naive-devices", required_argument, NULL, 'N' },
+		{ "naive-cap", required_argument, NULL, 'C' },
+		{ "opaque-devices", required_argument, NULL, 'o' },
+		{ "opaque-cap", required_argument, NULL, 'O' },
+		{ "fixes-none", no_argument, NULL, 'z' },
+		{ "variant", required_argument, NULL, 'v' },
+		{ "break", required_argument, NULL, 'b' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int devices = 3, sleep_devices = 2, naive_devices = 3, random = 48, c;
+	int opaque_devices = 1;
+	bool fixes_none = false;
+	long naive_cap = 100000, opaque_cap = 1000;
+	const char *only = NULL;
+	enum explore_break brk = EXB_NONE;
+
+	while ((c = getopt_long(argc, argv, "n:s:r:v:b:N:C:o:O:z", lo, NULL)) != -1) {
+		switch (c) {
+		case 'n': devices = atoi(optarg); break;
+		case 's': sleep_devices = atoi(optarg); break;
+		case 'r': random = atoi(optarg); break;
+		case 'N': naive_devices = atoi(optarg); break;
+		case 'C': naive_cap = atol(optarg); break;
+		case 'o': opaque_devices = atoi(optarg); break;
+		case 'O': opaque_cap = atol(optarg); break;
+		case 'z': fixes_none = true; break;
+		case 'v': only = optarg; break;
+		case 'b':
+			brk = !strcmp(optarg, "oracle") ? EXB_NO_ORACLE :
+			      !strcmp(optarg, "completion") ? EXB_COMPLETION_READ :
+			      EXB_NONE;
+			if (brk == EXB_NONE) {
+				fprintf(stderr, "test_explore: --break oracle|completion\n");
+				return 2;
+			}
+			break;
+		default:
+			return 2;
+		}
+	}
+	long mismatches = 0;
+
+	for (int vi = 0; vi < pm_nvariants; vi++) {
+		const struct pm_variant *v = pm_variants[vi];
+		uint64_t set[8];
+		int ns = settings(v, set);
+
+		if (only && strcmp(only, v->name))
+			continue;
+		bool opaque = !explore_variant_visible(v);
+		int nd = opaque && opaque_devices < devices ? opaque_devices : devices;
+
+		/* An opaque variant: its tree as it is (fixes none) only. */
+		if (opaque || fixes_none)
+			ns = 1;
+		for (int k = 0; k < ns; k++) {
+			struct run_opts ro = { .variant = v, .fixes = set[k] };
+			struct space_bound b = {
+				.devices = nd, .errors = 1, .removals = 1,
+				.hotplug = nd <= 1 ? 1 : 0, .cycles = 1,
+				.links = 1, .rpm = 1, .pm_waits = 1,
+				.features = v->features,
+				.all_errnos = !explore_variant_visible(v),
+			};
+			struct space sp;
+			struct ctx x = {
+				.ro = &ro, .sleep_devices = opaque ? 0 : sleep_devices,
+				.naive_devices = naive_devices,
+				.naive_cap = (uint64_t)(opaque ? opaque_cap : naive_cap),
+				.random = opaque ? 0 : random,
+				.eo = { .mode = EX_DPOR, .classes = !opaque, .brk = brk,
+					.opaque = opaque,
+					.max_schedules = opaque ? (uint64_t)opaque_cap : 0 },
+			};
+			char fixes[KNOBS_TEXT_MAX];
+
+			space_init(&sp, &b);
+			for (long ch = 0; ch < space_chunks(&sp); ch++)
+				space_chunk_foreach(&sp, ch, one, &x);
+			knobs_format(v, set[k], fixes, sizeof(fixes));
+			printf("%s (%s), devices <= %d: %ld scenarios, %llu DPOR schedules; naive on %ld (%llu schedules; %ld more cut short), sleep sets on %ld, %ld random schedules; %ld skipped (over %ld schedules); %ld mismatches\n",
+			       v->name, fixes, nd, x.scenarios,
+			       (unsigned long long)x.dpor_schedules, x.checked_naive,
+			       (unsigned long long)x.naive_schedules, x.naive_capped,
+			       x.checked_sleep, x.random_runs, x.skipped,
+			       opaque ? opaque_cap : 0L, x.mismatches);
+			fflush(stdout);
+			mismatches += x.mismatches;
+		}
+	}
+	if (brk != EXB_NONE) {
+		printf(mismatches ? "the planted fault was caught\n" :
+				    "FAIL: the planted fault went unnoticed\n");
+		return mismatches ? 0 : 1;
+	}
+	return mismatches ? 1 : 0;
+}
