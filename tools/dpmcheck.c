@@ -533,8 +533,12 @@ static bool run_all(struct check *k, int jobs, double limit)
 		if (stop && !busy)
 			break;
 	}
-	for (int i = 0; i < jobs; i++) {
+	/* Every worker's input closed before waiting for any: a worker holds
+	 * the write ends of the pipes of those forked before it, so the first
+	 * sees its end only when the later ones have exited. */
+	for (int i = 0; i < jobs; i++)
 		fclose(w[i].to);
+	for (int i = 0; i < jobs; i++) {
 		fclose(w[i].from);
 		waitpid(w[i].pid, NULL, 0);
 	}
