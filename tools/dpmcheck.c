@@ -783,7 +783,8 @@ static int pick_model(const struct check_args *a, struct check *k, char *err,
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* What main() does; its result is main()'s, less the end (cli_finish()). */
+static int run_main(int argc, char **argv)
 {
 	struct check k = { 0 };
 	struct check_args a;
@@ -848,4 +849,9 @@ int main(int argc, char **argv)
 	if (any_violation(&k.total))
 		return 1;
 	return complete && !k.total.capped && !k.total.nondet ? 0 : 3;
+}
+
+int main(int argc, char **argv)
+{
+	return cli_finish(program.name, run_main(argc, argv));
 }
