@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The command line of dpmrepro, dpmstress and dpmimport: one option
- * table per program, from which getopt_long's table, --help and
+ * The command line of dpmrepro, dpmstress, dpmimport and dpmcheck: one
+ * option table per program, from which getopt_long's table, --help and
  * --version are made, and a strict number parser.  Nothing here prints
  * an error or exits: a bad command line comes back as one line in the
  * caller's buffer, and the program says it (cli_say()) and exits 2.

@@ -8,16 +8,20 @@
  * that replays it.  docs/exhaustive.md says what is enumerated and why
  * the reduction is sound.
  *
- *   dpmcheck [options]
+ *   dpmcheck [OPTION]...
+ *
+ * The options are the table below (dpmcheck --help prints it;
+ * docs/exhaustive.md, "dpmcheck options", describes each).
  *
  * The work is cut into chunks (one device forest and async flag
  * assignment each); -j runs them in worker processes; with -o DIR every
  * finished chunk goes to DIR/state, and the same command resumes there.
- * Exit: 0 no violation, 1 violations, 2 bad usage, 3 not exhaustive (a
- * time limit, a schedule cap) or a replay that failed.
+ * SIGINT or SIGTERM ends the run after the chunks in progress.
+ * Exit: 0 no violation, 1 violations, 2 bad usage or an error, 3 not
+ * exhaustive (a time limit, a schedule cap, a signal) or a replay that
+ * failed.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,123 +32,150 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "explore/chunk.h"
 #include "run/replay.h"
-
-static const char *prog = "dpmcheck";
-
-static void usage_error(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (%s --help)\n", prog);
-	exit(2);
-}
-
-static void help(void)
-{
-	printf(
-"usage: dpmcheck [options]\n"
-"Every scenario up to a bound, every schedule of each (up to partial-order\n"
-"reduction); the smallest scenario breaking each invariant.\n"
-"\n"
-"Model:\n"
-"  --variant NAME      a registered variant (default seed; --list-variants)\n"
-"  --fix LIST          kernel fixes on: knob names, all, none (default none;\n"
-"                      'list' prints the knobs)\n"
-"  --list-variants     print the registry and exit\n"
-"Bound (features the variant's kernel lacks are left out):\n"
-"  -n, --devices N     1 to N devices (default 3)\n"
-"  -e, --errors E      at most E injected callback errors (default 1)\n"
-"  -r, --removals R    at most R unregistrations, by a callback or a hotplug\n"
-"                      task (default 1)\n"
-"      --hotplug H     of which at most H by a hotplug task (default 0; each\n"
-"                      multiplies the schedules: docs/exhaustive.md)\n"
-"  -c, --cycles C      1 to C transitions per run (default 1)\n"
-"      --links L       at most L device links (default 0)\n"
-"      --rpm K         at most K runtime-suspended devices (default 0)\n"
-"      --pm-waits P    at most P drivers waiting for another device (default 0)\n"
-"      --inline I      inline_every 0 to I (default 0)\n"
-"      --workers W     worker_limit 0 to W (default 0)\n"
-"      --pm-trace      pm_trace 1 as well as 0\n"
-"      --pm-async-off  pm_async 0 as well as 1\n"
-"      --errnos one|all  -EIO only, or -EIO -EBUSY -ENODEV -ENOMEM (default:\n"
-"                      one for the hand-written models, all for the others)\n"
-"Search:\n"
-"      --mode M        naive, sleep or dpor (default dpor)\n"
-"      --max-schedules S  at most S schedules per scenario (default 0: all;\n"
-"                      a scenario cut short makes the run not exhaustive)\n"
-"      --naive-sample K  every K-th scenario also with the naive search, for the\n"
-"                      reduction factor (default 0: none)\n"
-"      --naive-cap S   at most S naive schedules per sampled scenario (default 20000)\n"
-"  -j, --jobs N        N worker processes (default 1; 0: every core)\n"
-"  -t, --time-limit S  stop after S seconds (with -o, the state resumes)\n"
-"Output:\n"
-"  -o, --output DIR    state file (resumes), smallest scenario per invariant\n"
-"      --json          a JSON summary on stdout instead of the table\n"
-"  -q, --quiet         no progress on stderr\n"
-"  -h, --help          this text\n"
-"  -V, --version       the version\n"
-"\n"
-"Exit: 0 no violation, 1 violations, 2 bad usage, 3 not exhaustive (time\n"
-"limit, schedule cap) or a find that did not replay.\n");
-}
+#include "util/esc.h"
 
 enum {
-	OPT_VARIANT = 256, OPT_FIX, OPT_LIST_VARIANTS, OPT_LINKS, OPT_RPM,
-	OPT_PM_WAITS, OPT_INLINE, OPT_WORKERS, OPT_PM_TRACE, OPT_PM_ASYNC_OFF,
-	OPT_ERRNOS, OPT_MODE, OPT_MAX_SCHED, OPT_SAMPLE, OPT_NAIVE_CAP, OPT_JSON,
-	OPT_HOTPLUG,
+	OPT_VARIANT = CLI_FIRST_KEY, OPT_FIX, OPT_LIST_VARIANTS, OPT_HOTPLUG,
+	OPT_LINKS, OPT_RPM, OPT_PM_WAITS, OPT_INLINE, OPT_WORKERS, OPT_PM_TRACE,
+	OPT_PM_ASYNC_OFF, OPT_ERRNOS, OPT_MODE, OPT_MAX_SCHED, OPT_SAMPLE,
+	OPT_NAIVE_CAP, OPT_JSON,
 };
 
-static const struct option longopts[] = {
-	{ "variant", required_argument, NULL, OPT_VARIANT },
-	{ "fix", required_argument, NULL, OPT_FIX },
-	{ "list-variants", no_argument, NULL, OPT_LIST_VARIANTS },
-	{ "devices", required_argument, NULL, 'n' },
-	{ "errors", required_argument, NULL, 'e' },
-	{ "removals", required_argument, NULL, 'r' },
-	{ "cycles", required_argument, NULL, 'c' },
-	{ "hotplug", required_argument, NULL, OPT_HOTPLUG },
-	{ "links", required_argument, NULL, OPT_LINKS },
-	{ "rpm", required_argument, NULL, OPT_RPM },
-	{ "pm-waits", required_argument, NULL, OPT_PM_WAITS },
-	{ "inline", required_argument, NULL, OPT_INLINE },
-	{ "workers", required_argument, NULL, OPT_WORKERS },
-	{ "pm-trace", no_argument, NULL, OPT_PM_TRACE },
-	{ "pm-async-off", no_argument, NULL, OPT_PM_ASYNC_OFF },
-	{ "errnos", required_argument, NULL, OPT_ERRNOS },
-	{ "mode", required_argument, NULL, OPT_MODE },
-	{ "max-schedules", required_argument, NULL, OPT_MAX_SCHED },
-	{ "naive-sample", required_argument, NULL, OPT_SAMPLE },
-	{ "naive-cap", required_argument, NULL, OPT_NAIVE_CAP },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "time-limit", required_argument, NULL, 't' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+static const struct cli_option options[] = {
+	{ "variant", OPT_VARIANT, "NAME", "a registered variant (default seed; --list-variants)" },
+	{ "fix", OPT_FIX, "LIST", "kernel fixes on: knob names, all, none (default none); 'list' prints the knobs" },
+	{ "list-variants", OPT_LIST_VARIANTS, NULL, "print the registry and exit" },
+	{ "devices", 'n', "N", "1 to N devices (default 3)" },
+	{ "errors", 'e', "E", "at most E injected callback errors (default 1)" },
+	{ "removals", 'r', "R", "at most R unregistrations, by a callback or a hotplug task (default 1)" },
+	{ "hotplug", OPT_HOTPLUG, "H", "of which at most H by a hotplug task (default 0; each multiplies the schedules: docs/exhaustive.md)" },
+	{ "cycles", 'c', "C", "1 to C transitions per run (default 1)" },
+	{ "links", OPT_LINKS, "L", "at most L device links (default 0)" },
+	{ "rpm", OPT_RPM, "K", "at most K runtime-suspended devices (default 0)" },
+	{ "pm-waits", OPT_PM_WAITS, "P", "at most P drivers waiting for another device (default 0)" },
+	{ "inline", OPT_INLINE, "I", "inline_every 0 to I (default 0)" },
+	{ "workers", OPT_WORKERS, "W", "worker_limit 0 to W (default 0)" },
+	{ "pm-trace", OPT_PM_TRACE, NULL, "pm_trace 1 as well as 0" },
+	{ "pm-async-off", OPT_PM_ASYNC_OFF, NULL, "pm_async 0 as well as 1" },
+	{ "errnos", OPT_ERRNOS, "one|all", "-EIO only, or -EIO -EBUSY -ENODEV -ENOMEM (default: one for the hand-written models, all for the others)" },
+	{ "mode", OPT_MODE, "M", "the search: naive, sleep or dpor (default dpor)" },
+	{ "max-schedules", OPT_MAX_SCHED, "S", "at most S schedules per scenario (default 0: all; a scenario cut short makes the run not exhaustive)" },
+	{ "naive-sample", OPT_SAMPLE, "K", "every K-th scenario also with the naive search, for the reduction factor (default 0: none)" },
+	{ "naive-cap", OPT_NAIVE_CAP, "S", "at most S naive schedules per sampled scenario (default 20000)" },
+	{ "jobs", 'j', "N", "N worker processes (default 1; 0: every core)" },
+	{ "time-limit", 't', "S", "stop after S seconds (default: no limit; with -o, the state resumes)" },
+	{ "output", 'o', "DIR", "keep the state file (resumes) and the smallest scenario per invariant in DIR" },
+	{ "json", OPT_JSON, NULL, "a JSON summary on stdout instead of the table" },
+	{ "quiet", 'q', NULL, "no progress on stderr" },
+	{ NULL, 0, NULL, NULL }
 };
 
-static long num(const char *opt, const char *v, long lo, long hi)
+static const struct cli_program program = {
+	.name = "dpmcheck",
+	.usage = "[OPTION]...\n--fix list [--variant NAME]\n--list-variants",
+	.about = "Every scenario up to a bound, every schedule of each (up to partial-order reduction); the smallest scenario breaking each invariant.",
+	.options = options,
+	.footer =
+		"The model: --variant, --fix.  The bound: -n, -e, -r, --hotplug, -c, --links, --rpm,\n"
+		"--pm-waits, --inline, --workers, --pm-trace, --pm-async-off, --errnos (features the\n"
+		"variant's kernel lacks are left out).  The search: --mode, --max-schedules,\n"
+		"--naive-sample, --naive-cap, -j, -t.  docs/exhaustive.md says what is enumerated.\n"
+		"SIGINT or SIGTERM ends the run after the chunks in progress (with -o, the state resumes).\n"
+		"Exit: 0 no violation, 1 violations, 2 bad usage or an error (one line on stderr), 3 not exhaustive (time limit, schedule cap, SIGINT or SIGTERM) or a find that did not replay.\n",
+};
+
+/* What a run of dpmcheck does, from its command line. */
+struct check_args {
+	struct space_bound b;
+	const char *variant, *fix, *errnos, *dir;
+	enum explore_mode mode;
+	uint64_t max_schedules, naive_cap;
+	long sample, limit;
+	int jobs;
+	bool json, list, quiet;
+};
+
+/* Numbers of an option into a field: cli_number() or return -1. */
+#define NUMBER(opt, lo, hi, to)						\
+	do {								\
+		long long n_;						\
+		if (cli_number(opt, arg, lo, hi, &n_, err, errlen))	\
+			return -1;					\
+		(to) = n_;						\
+	} while (0)
+
+/* 0 to run, 1 to exit 0 (--help, --version), -1 bad usage (err). */
+static int parse_args(int argc, char **argv, struct check_args *a,
+		      char *err, size_t errlen)
 {
-	char *e;
-	long n;
+	static const char *const modes[] = { "naive", "sleep", "dpor", NULL };
+	static const char *const errnos[] = { "one", "all", NULL };
+	const char *arg;
+	int c;
 
-	errno = 0;
-	n = strtol(v, &e, 10);
-	if (errno || e == v || *e || n < lo || n > hi)
-		usage_error("%s wants a number from %ld to %ld, not '%s'", opt, lo,
-			    hi, v);
-	return n;
+	*a = (struct check_args){
+		.b = { .devices = 3, .errors = 1, .removals = 1, .cycles = 1 },
+		.variant = "seed", .fix = "none", .mode = EX_DPOR,
+		.naive_cap = 20000, .jobs = 1,
+	};
+	while ((c = cli_next(&program, argc, argv, &arg, err, errlen)) != CLI_END) {
+		switch (c) {
+		case CLI_ERROR:
+			return -1;
+		case CLI_HELP:
+			cli_help(&program, stdout);
+			return 1;
+		case CLI_VERSION:
+			cli_version(&program, stdout);
+			return 1;
+		case OPT_VARIANT: a->variant = arg; break;
+		case OPT_FIX: a->fix = arg; break;
+		case OPT_LIST_VARIANTS: a->list = true; break;
+		case 'n': NUMBER("--devices", 1, 12, a->b.devices); break;
+		case 'e': NUMBER("--errors", 0, 8, a->b.errors); break;
+		case 'r': NUMBER("--removals", 0, 4, a->b.removals); break;
+		case OPT_HOTPLUG: NUMBER("--hotplug", 0, 4, a->b.hotplug); break;
+		case 'c': NUMBER("--cycles", 1, 4, a->b.cycles); break;
+		case OPT_LINKS: NUMBER("--links", 0, 16, a->b.links); break;
+		case OPT_RPM: NUMBER("--rpm", 0, 12, a->b.rpm); break;
+		case OPT_PM_WAITS: NUMBER("--pm-waits", 0, 12, a->b.pm_waits); break;
+		case OPT_INLINE: NUMBER("--inline", 0, 16, a->b.inline_every); break;
+		case OPT_WORKERS: NUMBER("--workers", 0, 16, a->b.workers); break;
+		case OPT_PM_TRACE: a->b.pm_trace = true; break;
+		case OPT_PM_ASYNC_OFF: a->b.pm_async_off = true; break;
+		case OPT_ERRNOS:
+			if (cli_choice("--errnos", arg, errnos, err, errlen) < 0)
+				return -1;
+			a->errnos = arg;
+			break;
+		case OPT_MODE:
+			if (cli_choice("--mode", arg, modes, err, errlen) < 0)
+				return -1;
+			a->mode = explore_mode_parse(arg);
+			break;
+		case OPT_MAX_SCHED: NUMBER("--max-schedules", 0, 1LL << 40, a->max_schedules); break;
+		case OPT_SAMPLE: NUMBER("--naive-sample", 0, 1LL << 40, a->sample); break;
+		case OPT_NAIVE_CAP: NUMBER("--naive-cap", 1, 1LL << 40, a->naive_cap); break;
+		case 'j': NUMBER("--jobs", 0, 1024, a->jobs); break;
+		case 't': NUMBER("--time-limit", 1, 1LL << 30, a->limit); break;
+		case 'o':
+			if (cli_path("--output", arg, err, errlen))
+				return -1;
+			a->dir = arg;
+			break;
+		case OPT_JSON: a->json = true; break;
+		case 'q': a->quiet = true; break;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "no arguments besides options ('%s') (dpmcheck --help)",
+			 DPM_ESC(argv[optind]));
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- the run ---- */
@@ -178,18 +209,18 @@ static double now(void)
 
 static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
+/* An error while running: one line on stderr, exit 2. */
 static void die(const char *fmt, ...)
 {
+	char msg[4096];
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	cli_say(program.name, "%s", msg);
 	exit(2);
 }
-
 /* The finds go to DIR/<variant>-<INV>.scenario, replaced atomically. */
 static void save_find(struct check *k, int id)
 {
@@ -359,7 +390,7 @@ static void progress(struct check *k, int jobs, bool final)
 	fmt_time(t, el, sizeof(el));
 	fmt_time(eta(k, jobs), et, sizeof(et));
 	fprintf(stderr, "%s: %ld/%ld chunks, %llu/%ld scenarios, %llu schedules, %.0f schedules/s, %s elapsed, ~%s left%s",
-		prog, k->chunks_done, k->nchunks,
+		program.name, k->chunks_done, k->nchunks,
 		(unsigned long long)k->total.scenarios, k->scenarios_all,
 		(unsigned long long)(k->total.schedules + k->total.blocked),
 		t > 0 ? (double)(k->total.schedules + k->total.blocked) / t : 0.0,
@@ -502,8 +533,12 @@ static bool run_all(struct check *k, int jobs, double limit)
 		if (stop && !busy)
 			break;
 	}
-	for (int i = 0; i < jobs; i++) {
+	/* Every worker's input closed before waiting for any: a worker holds
+	 * the write ends of the pipes of those forked before it, so the first
+	 * sees its end only when the later ones have exited. */
+	for (int i = 0; i < jobs; i++)
 		fclose(w[i].to);
+	for (int i = 0; i < jobs; i++) {
 		fclose(w[i].from);
 		waitpid(w[i].pid, NULL, 0);
 	}
@@ -716,89 +751,69 @@ static void report_json(const struct check *k, bool complete, double wall,
 	printf("}\n");
 }
 
-int main(int argc, char **argv)
+/* The variant and its knobs of a, into k: 0, 1 to exit 0 (--list-variants,
+ * --fix list), -1 bad usage (err). */
+static int pick_model(const struct check_args *a, struct check *k, char *err,
+		      size_t errlen)
 {
-	struct check k = { 0 };
-	struct space_bound b = { .devices = 3, .errors = 1, .removals = 1,
-				 .cycles = 1 };
-	const char *variant = "seed", *fix = "none", *errnos = NULL;
-	bool json = false, list = false;
-	int jobs = 1, c;
-	long limit = 0;
-
-	k.co.explore.mode = EX_DPOR;
-	k.co.naive_cap = 20000;
-	while ((c = getopt_long(argc, argv, "n:e:r:c:j:t:o:qhV", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_VARIANT: variant = optarg; break;
-		case OPT_FIX: fix = optarg; break;
-		case OPT_LIST_VARIANTS: list = true; break;
-		case 'n': b.devices = (int)num("--devices", optarg, 1, 12); break;
-		case 'e': b.errors = (int)num("--errors", optarg, 0, 8); break;
-		case 'r': b.removals = (int)num("--removals", optarg, 0, 4); break;
-		case 'c': b.cycles = (int)num("--cycles", optarg, 1, 4); break;
-		case OPT_HOTPLUG: b.hotplug = (int)num("--hotplug", optarg, 0, 4); break;
-		case OPT_LINKS: b.links = (int)num("--links", optarg, 0, 16); break;
-		case OPT_RPM: b.rpm = (int)num("--rpm", optarg, 0, 12); break;
-		case OPT_PM_WAITS: b.pm_waits = (int)num("--pm-waits", optarg, 0, 12); break;
-		case OPT_INLINE: b.inline_every = (int)num("--inline", optarg, 0, 16); break;
-		case OPT_WORKERS: b.workers = (int)num("--workers", optarg, 0, 16); break;
-		case OPT_PM_TRACE: b.pm_trace = true; break;
-		case OPT_PM_ASYNC_OFF: b.pm_async_off = true; break;
-		case OPT_ERRNOS:
-			if (strcmp(optarg, "one") && strcmp(optarg, "all"))
-				usage_error("--errnos wants one or all, not '%s'", optarg);
-			errnos = optarg;
-			break;
-		case OPT_MODE: {
-			int m = explore_mode_parse(optarg);
-
-			if (m < 0)
-				usage_error("--mode wants naive, sleep or dpor, not '%s'", optarg);
-			k.co.explore.mode = m;
-			break;
-		}
-		case OPT_MAX_SCHED:
-			k.co.explore.max_schedules = (uint64_t)num("--max-schedules", optarg, 0, 1L << 40);
-			break;
-		case OPT_SAMPLE: k.co.sample = num("--naive-sample", optarg, 0, 1L << 40); break;
-		case OPT_NAIVE_CAP:
-			k.co.naive_cap = (uint64_t)num("--naive-cap", optarg, 1, 1L << 40);
-			break;
-		case 'j': jobs = (int)num("--jobs", optarg, 0, 1024); break;
-		case 't': limit = num("--time-limit", optarg, 1, 1L << 30); break;
-		case 'o': k.dir = optarg; break;
-		case OPT_JSON: json = true; break;
-		case 'q': k.quiet = true; break;
-		case 'h': help(); return 0;
-		case 'V': printf("dpmcheck (dpmfuzz) %s\n", DPMFUZZ_VERSION); return 0;
-		default: usage_error("bad option");
-		}
-	}
-	if (optind < argc)
-		usage_error("no arguments besides options ('%s')", argv[optind]);
-	if (list) {
-		variants_list(stdout);
-		return 0;
-	}
-	const struct pm_variant *v = variant_find(variant);
+	const struct pm_variant *v;
 	const char *bad;
 	size_t bl;
 
-	if (!v)
-		usage_error("no variant '%s' (variants: %s)", variant, variant_names());
-	if (!strcmp(fix, "list")) {
-		knobs_list(v, stdout);
-		return 0;
+	if (a->list) {
+		variants_list(stdout);
+		return 1;
 	}
-	if (knobs_parse(v, fix, &k.ro.fixes, &bad, &bl) < 0)
-		usage_error("no knob '%.*s' in variant %s", (int)(bl < 100 ? bl : 100),
-			    bad, v->name);
+	v = variant_find(a->variant);
+	if (!v) {
+		snprintf(err, errlen, "no variant '%s' (variants: %s)",
+			 DPM_ESC(a->variant), variant_names());
+		return -1;
+	}
+	if (!strcmp(a->fix, "list")) {
+		knobs_list(v, stdout);
+		return 1;
+	}
+	if (knobs_parse(v, a->fix, &k->ro.fixes, &bad, &bl) < 0) {
+		snprintf(err, errlen, "no knob '%s' in variant %s (dpmcheck --fix list --variant %s)",
+			 DPM_ESCN(bad, bl < 100 ? bl : 100), v->name, v->name);
+		return -1;
+	}
+	k->ro.variant = v;
+	return 0;
+}
+
+/* What main() does; its result is main()'s, less the end (cli_finish()). */
+static int run_main(int argc, char **argv)
+{
+	struct check k = { 0 };
+	struct check_args a;
+	char err[1024];
+	int rc = parse_args(argc, argv, &a, err, sizeof(err));
+
+	if (rc == 0)
+		rc = pick_model(&a, &k, err, sizeof(err));
+	if (rc < 0) {
+		cli_say(program.name, "%s", err);
+		return 2;
+	}
+	if (rc > 0)
+		return 0;
+
+	const struct pm_variant *v = k.ro.variant;
+	struct space_bound b = a.b;
+	int jobs = a.jobs;
+
+	k.dir = a.dir;
+	k.quiet = a.quiet;
+	k.co.explore.mode = a.mode;
+	k.co.explore.max_schedules = a.max_schedules;
+	k.co.sample = a.sample;
+	k.co.naive_cap = a.naive_cap;
 	if (jobs == 0)
 		jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	k.ro.variant = v;
 	b.features = v->features;
-	b.all_errnos = errnos ? !strcmp(errnos, "all") : !explore_variant_visible(v);
+	b.all_errnos = a.errnos ? !strcmp(a.errnos, "all") : !explore_variant_visible(v);
 	k.co.explore.opaque = !explore_variant_visible(v);
 	k.co.run = &k.ro;
 	knobs_format(v, k.ro.fixes, k.fixes, sizeof(k.fixes));
@@ -820,18 +835,23 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	if (!k.quiet)
 		fprintf(stderr, "%s: variant %s, fixes %s, bound %s: %ld scenarios in %ld chunks%s\n",
-			prog, v->name, k.fixes, k.bound, k.scenarios_all, k.nchunks,
+			program.name, v->name, k.fixes, k.bound, k.scenarios_all, k.nchunks,
 			k.chunks_done ? " (resumed)" : "");
-	bool complete = run_all(&k, jobs, (double)limit);
+	bool complete = run_all(&k, jobs, (double)a.limit);
 
 	progress(&k, jobs, true);
 	if (k.state)
 		fclose(k.state);
-	if (json)
+	if (a.json)
 		report_json(&k, complete, now() - k.t0, argv[0]);
 	else
 		report_table(&k, complete, argv[0]);
 	if (any_violation(&k.total))
 		return 1;
 	return complete && !k.total.capped && !k.total.nondet ? 0 : 3;
+}
+
+int main(int argc, char **argv)
+{
+	return cli_finish(program.name, run_main(argc, argv));
 }
