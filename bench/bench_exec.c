@@ -19,7 +19,7 @@
 #include <time.h>
 
 #include "run/run.h"
-#include "run/xorshift.h"
+#include "util/xorshift.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "replay.h"
-#include "xorshift.h"
+#include "../util/xorshift.h"
 #include "scenario/limits.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
