@@ -208,60 +208,210 @@ static bool is_descendant(const struct scenario *s, int d, int anc)
 	return false;
 }
 
-void scenario_decode(const uint8_t *data, size_t size,
-		     const struct scn_limits *lim, struct scenario *s)
+uint8_t scenario_decode_device(struct scenario *s, int i, const uint8_t b[5])
 {
-	struct consumer c = { data, size };
-	scenario_init(s);
-	uint8_t f = byte(&c);
+	struct scn_device *d = &s->dev[i];
+	uint8_t p = b[0], fl = b[1], e = b[2], du = b[3], other = b[4];
+
+	scn_device_init(d);
+	snprintf(d->name, sizeof(d->name), "dev%d", i);
+	d->parent = i ? (int)(p % (i + 1)) - 1 : -1;
+	d->async = fl & 1;
+	d->pci = fl & 2;
+	d->beh.remove_phase = remove_phase_table[(fl >> 2) & 7];
+	if ((e & 31) < NR_PHASES)
+		d->beh.err[e & 31] = err_table[(e >> 5) & 3];
+	d->beh.dur_us[PH_SUSPEND] = dur_table[du & 15];
+	d->beh.dur_us[PH_RESUME] = dur_table[du >> 4];
+	for (int ph = 0; ph < NR_PHASES; ph++)
+		if (ph != PH_SUSPEND && ph != PH_RESUME)
+			d->beh.dur_us[ph] = dur_table[other & 7];
+	d->beh.rpm_suspended = other & 8;
+	int rel = other >> 6, t;
+
+	switch ((other >> 4) & 3) {
+	case 1:		/* a supplier among the 4 devices before */
+		if (i - 1 - rel >= 0)
+			d->sup[d->nsup++] = i - 1 - rel;
+		break;
+	case 2:		/* pm-wait: 2 before, or 2 after */
+		t = rel < 2 ? i - 1 - rel : i + rel - 1;
+		if (t >= 0 && t < s->ndev)
+			d->beh.pm_wait_for = t + 1;
+		break;
+	}
+	decode_kernel_device(e, p, d);
+	release_target(s, i);
+	return fl >> 5;
+}
+
+void scenario_decode_config(struct scenario *s, uint8_t f, uint8_t wb,
+			    const struct scn_limits *lim)
+{
+	uint8_t w = wb & 7;
 
 	s->pm_async = !(f & 1);
 	s->pm_trace = f & 2;
 	s->cycles = 1 + ((f >> 2) & 3) % (lim->max_cycles ? lim->max_cycles : 1);
 	s->inline_every = (f >> 4) < 12 ? 0 : (f >> 4) - 10;
-	uint8_t wb = byte(&c), w = wb & 7;
-
 	s->worker_limit = w < 4 || lim->no_worker_limit ? 0 : w - 3;
 	decode_kernel_config(wb, s);
+}
+
+void scenario_decode_action(const struct scenario *s, struct scn_action *a,
+			    const uint8_t b[3])
+{
+	uint8_t k = b[0], t = b[2];
+
+	memset(a, 0, sizeof(*a));
+	a->kind = (k & 1) ? ACT_ASYNC_ATTR : ACT_UNREGISTER;
+	a->dev = b[1] % s->ndev;
+	if (a->kind == ACT_UNREGISTER) {
+		a->at = (uint64_t)t * t * 50;
+	} else {
+		const char *v = attr_table[(k >> 1) & 7];
+
+		a->at = t % s->cycles;
+		a->attr_len = (int)strlen(v);
+		memcpy(a->attr, v, a->attr_len);
+	}
+}
+
+/* The device i's remove_target as the decoder picks it: the n-th of its
+ * descendants in list order; -1 if it has no n-th. */
+static int nth_descendant(const struct scenario *s, int i, int n)
+{
+	for (int j = i + 1; j < s->ndev; j++)
+		if (is_descendant(s, j, i) && !n--)
+			return j;
+	return -1;
+}
+
+void scenario_canonicalize(struct scenario *s, const struct scn_limits *lim)
+{
+	int maxc = lim->max_cycles ? lim->max_cycles : 1;
+
+	if (maxc > 4)
+		maxc = 4;
+	if (s->cycles < 1 || s->cycles > maxc)
+		s->cycles = 1;
+	if (lim->no_worker_limit || s->worker_limit > 4)
+		s->worker_limit = 0;
+	if (s->inline_every == 1 || s->inline_every > 5)
+		s->inline_every = 0;
+	for (int i = 0; i < s->ndev; i++) {
+		struct scn_device *d = &s->dev[i];
+		struct scn_kernel *k = &d->k;
+		int t = d->beh.pm_wait_for - 1, nerr = 0;
+
+		snprintf(d->name, sizeof(d->name), "dev%d", i);
+		if (d->parent >= i || d->parent < -1)
+			d->parent = -1;
+		if (d->parent < 0)
+			k->late_phase = -1;
+		/* One supplier among the 4 devices before, or one pm-wait on
+		 * one of the 2 devices before or after. */
+		if (d->nsup > 1)
+			d->nsup = 1;
+		if (d->nsup && (d->sup[0] >= i || i - 1 - d->sup[0] > 3))
+			d->nsup = 0;
+		if (d->nsup || (t != i - 1 && t != i - 2 && t != i + 1 &&
+				t != i + 2) || t < 0 || t >= s->ndev)
+			d->beh.pm_wait_for = 0;
+		for (int l = d->nsup; l < SCN_SUP_MAX; l++)
+			k->link_flags[l] = SCN_LINK_PM_RUNTIME;
+		if (d->nsup) {	/* the parent byte's top bits carry them */
+			int first = -1;
+			bool ok = false;
+
+			for (int p = 0; p < 256 && !ok; p++) {
+				if (p % (i + 1) != (d->parent + 1) % (i + 1))
+					continue;
+				if (first < 0)
+					first = p;
+				ok = link_table[p >> 6] == k->link_flags[0];
+			}
+			if (!ok)
+				k->link_flags[0] = link_table[first >> 6];
+		}
+		/* One error per device, from the table; its byte then
+		 * carries no kernel field but the wakeup bit. */
+		for (int ph = 0; ph < NR_PHASES; ph++) {
+			bool known = false;
+
+			for (int c = 0; c < 4; c++)
+				known |= d->beh.err[ph] == err_table[c];
+			if (d->beh.err[ph] && (!known || nerr++))
+				d->beh.err[ph] = 0;
+		}
+		if (nerr) {
+			struct scn_device plain;
+
+			scn_device_init(&plain);
+			plain.k.flags = k->flags & SCN_WAKEUP;
+			memcpy(plain.k.link_flags, k->link_flags,
+			       sizeof(k->link_flags));
+			*k = plain.k;
+		}
+		if (k->release_unregisters >= 0)
+			k->release_unregisters =
+				i && !is_descendant(s, i, i - 1) ? i - 1 : -1;
+	}
+	/* A side action's victim: one of the first 8 descendants. */
+	for (int i = 0; i < s->ndev; i++) {
+		struct dev_behaviour *b = &s->dev[i].beh;
+		bool ok = false;
+
+		if (b->remove_phase < 0)
+			continue;
+		for (int n = 0; n < 8 && !ok; n++)
+			ok = nth_descendant(s, i, n) == b->remove_target &&
+			     b->remove_target >= 0;
+		if (!ok || (b->remove_phase != PH_PREPARE &&
+			    b->remove_phase != PH_SUSPEND &&
+			    b->remove_phase != PH_RESUME &&
+			    b->remove_phase != PH_COMPLETE)) {
+			b->remove_phase = -1;
+			b->remove_target = 0;
+		}
+	}
+	if (s->nact > lim->max_actions)
+		s->nact = lim->max_actions;
+	for (int i = 0; i < s->nact; i++) {
+		struct scn_action *a = &s->act[i];
+
+		if (a->dev < 0 || a->dev >= s->ndev)
+			a->dev = 0;
+		if (a->kind == ACT_ASYNC_ATTR) {
+			a->at %= (uint64_t)s->cycles;
+		} else {	/* at = t * t * 50 for a byte t */
+			uint64_t t = 0;
+
+			while (t < 255 && (t + 1) * (t + 1) * 50 <= a->at)
+				t++;
+			a->at = t * t * 50;
+		}
+	}
+}
+
+void scenario_decode(const uint8_t *data, size_t size,
+		     const struct scn_limits *lim, struct scenario *s)
+{
+	struct consumer c = { data, size };
+	scenario_init(s);
+	uint8_t f = byte(&c), wb = byte(&c);
+
+	scenario_decode_config(s, f, wb, lim);
 	s->ndev = 1 + byte(&c) % lim->max_devices;
 	s->dev = dpm_xcalloc(s->ndev, sizeof(*s->dev));
 	uint8_t *target = dpm_xcalloc(s->ndev, 1);
 
 	for (int i = 0; i < s->ndev; i++) {
-		struct scn_device *d = &s->dev[i];
-		uint8_t p = byte(&c), fl = byte(&c), e = byte(&c);
-		uint8_t du = byte(&c), other = byte(&c);
+		uint8_t b[5];
 
-		scn_device_init(d);
-		snprintf(d->name, sizeof(d->name), "dev%d", i);
-		d->parent = i ? (int)(p % (i + 1)) - 1 : -1;
-		d->async = fl & 1;
-		d->pci = fl & 2;
-		d->beh.remove_phase = remove_phase_table[(fl >> 2) & 7];
-		target[i] = fl >> 5;
-		if ((e & 31) < NR_PHASES)
-			d->beh.err[e & 31] = err_table[(e >> 5) & 3];
-		d->beh.dur_us[PH_SUSPEND] = dur_table[du & 15];
-		d->beh.dur_us[PH_RESUME] = dur_table[du >> 4];
-		for (int ph = 0; ph < NR_PHASES; ph++)
-			if (ph != PH_SUSPEND && ph != PH_RESUME)
-				d->beh.dur_us[ph] = dur_table[other & 7];
-		d->beh.rpm_suspended = other & 8;
-		int rel = other >> 6, t;
-
-		switch ((other >> 4) & 3) {
-		case 1:		/* a supplier among the 4 devices before */
-			if (i - 1 - rel >= 0)
-				d->sup[d->nsup++] = i - 1 - rel;
-			break;
-		case 2:		/* pm-wait: 2 before, or 2 after */
-			t = rel < 2 ? i - 1 - rel : i + rel - 1;
-			if (t >= 0 && t < s->ndev)
-				d->beh.pm_wait_for = t + 1;
-			break;
-		}
-		decode_kernel_device(e, p, d);
-		release_target(s, i);
+		for (int k = 0; k < 5; k++)
+			b[k] = byte(&c);
+		target[i] = scenario_decode_device(s, i, b);
 	}
 	/* A side action's victim is a descendant; none: no action. */
 	for (int i = 0; i < s->ndev; i++) {
@@ -289,20 +439,11 @@ void scenario_decode(const uint8_t *data, size_t size,
 	s->nact = byte(&c) % (lim->max_actions + 1);
 	s->act = dpm_xcalloc(s->nact, sizeof(*s->act));
 	for (int i = 0; i < s->nact; i++) {
-		struct scn_action *a = &s->act[i];
-		uint8_t k = byte(&c), dv = byte(&c), t = byte(&c);
+		uint8_t b[3];
 
-		a->kind = (k & 1) ? ACT_ASYNC_ATTR : ACT_UNREGISTER;
-		a->dev = dv % s->ndev;
-		if (a->kind == ACT_UNREGISTER) {
-			a->at = (uint64_t)t * t * 50;
-		} else {
-			const char *v = attr_table[(k >> 1) & 7];
-
-			a->at = t % s->cycles;
-			a->attr_len = (int)strlen(v);
-			memcpy(a->attr, v, a->attr_len);
-		}
+		for (int k = 0; k < 3; k++)
+			b[k] = byte(&c);
+		scenario_decode_action(s, &s->act[i], b);
 	}
 	s->nsched = c.left;
 	s->sched = dpm_xcalloc(c.left, 1);
