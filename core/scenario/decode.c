@@ -480,58 +480,83 @@ static uint8_t encode_kernel_config(const struct scenario *s, uint8_t w,
 	return w;
 }
 
-static bool same_kernel(const struct scn_kernel *a, const struct scn_kernel *b,
-			int nsup)
+/* The kernel fields each error byte gives without its wakeup bit (bit
+ * 7), for a device without ([0]) and with ([1]) a parent, its release
+ * target not yet resolved (0 for "the device before"): filled once, so
+ * that the encoder looks codes up instead of decoding each. */
+static struct scn_kernel code_kernel[2][128];
+static bool code_kernel_ready;
+
+static void fill_code_kernel(void)
 {
-	if (a->flags != b->flags || a->dpm_flags != b->dpm_flags ||
-	    a->level != b->level || a->level_cbs != b->level_cbs ||
-	    a->driver_cbs != b->driver_cbs || a->late_phase != b->late_phase ||
-	    a->release_unregisters != b->release_unregisters)
-		return false;
-	for (int i = 0; i < nsup; i++)
-		if (a->link_flags[i] != b->link_flags[i])
-			return false;
-	return true;
+	for (int hp = 0; hp < 2; hp++)
+		for (int e = 0; e < 128; e++) {
+			struct scn_device t;
+
+			scn_device_init(&t);
+			t.parent = hp ? 0 : -1;
+			decode_kernel_device((uint8_t)e, 0, &t);
+			code_kernel[hp][e] = t.k;
+		}
+	code_kernel_ready = true;
+}
+
+/* Whether code k gives device i of s the kernel fields d has (the link
+ * flags apart: they come from the parent byte). */
+static bool code_gives(const struct scenario *s, int i,
+		       const struct scn_kernel *k, const struct scn_kernel *d)
+{
+	int rel = k->release_unregisters;
+
+	if (rel == 0)
+		rel = i && !is_descendant(s, i, i - 1) ? i - 1 : -1;
+	return (k->flags | (d->flags & SCN_WAKEUP)) == d->flags &&
+	       k->dpm_flags == d->dpm_flags && k->level == d->level &&
+	       k->level_cbs == d->level_cbs && k->driver_cbs == d->driver_cbs &&
+	       k->late_phase == d->late_phase && rel == d->release_unregisters;
 }
 
 /* The error byte err (and the parent byte *pb, whose top bits carry link
- * flags) with the kernel fields of device i, found by trying every code
- * the decoder knows. */
+ * flags) with the kernel fields of device i: the first code, in the
+ * order of its byte value, that gives them. */
 static uint8_t encode_kernel_device(const struct scenario *s, int i, int err,
 				    uint8_t *pb, bool *lost)
 {
 	const struct scn_device *d = &s->dev[i];
-	bool has_err = (err & 31) < NR_PHASES;
+	bool has_err = (err & 31) < NR_PHASES, found = false;
+	int hp = d->parent >= 0, e = err & 127;
 
-	for (int pm = 0; pm < 256; pm++) {
-		if (i && pm % (i + 1) != *pb % (i + 1))
+	if (!code_kernel_ready)
+		fill_code_kernel();
+	for (int v = has_err ? e : 0; v < 128 && !found; v++) {
+		if (!has_err && (v & 31) < NR_PHASES)
 			continue;
-		if (!i && pm >> 6 != *pb >> 6 && d->nsup)
-			continue;
-		for (int v = has_err ? -1 : 0; v < 24 * 4; v++) {
-			uint8_t e = has_err ? (uint8_t)err :
-				    (uint8_t)((v % 24 + NR_PHASES) | (v / 24) << 5);
-			struct scn_device t = *d;
-
-			if (d->k.flags & SCN_WAKEUP)
-				e |= 0x80;
-			scn_device_init(&t);
-			t.nsup = d->nsup;
-			t.parent = d->parent;
-			decode_kernel_device(e, (uint8_t)pm, &t);
-			if (t.k.release_unregisters == 0)
-				t.k.release_unregisters =
-					i && !is_descendant(s, i, i - 1) ? i - 1 : -1;
-			if (same_kernel(&t.k, &d->k, d->nsup)) {
-				*pb = (uint8_t)pm;
-				return e;
-			}
-			if (has_err)
-				break;
+		if (code_gives(s, i, &code_kernel[hp][v], &d->k)) {
+			e = v;
+			found = true;
 		}
+		if (has_err)
+			break;
 	}
-	*lost = true;
-	return (uint8_t)err;
+	if (d->nsup) {
+		bool links = false;
+
+		for (int pm = 0; pm < 256 && !links; pm++) {
+			if (i && pm % (i + 1) != *pb % (i + 1))
+				continue;
+			links = true;
+			for (int k = 0; k < d->nsup; k++)
+				links &= d->k.link_flags[k] == link_table[pm >> 6];
+			if (links)
+				*pb = (uint8_t)pm;
+		}
+		found &= links;
+	}
+	if (!found) {
+		*lost = true;
+		return (uint8_t)err;
+	}
+	return (uint8_t)(e | (d->k.flags & SCN_WAKEUP ? 0x80 : 0));
 }
 
 uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
