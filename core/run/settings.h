@@ -30,7 +30,7 @@ struct dpm_env {
 
 /* DPMFUZZ_MUTATOR's default (docs/fuzzing.md, "The structure-aware
  * mutator", has the measurement that chose it). */
-#define DPM_MUTATOR_DEFAULT 50
+#define DPM_MUTATOR_DEFAULT 0
 
 /* Reads every DPMFUZZ_* variable: 0, or -1 with a one-line reason in
  * err ("DPMFUZZ_MAX_DEVICES must be 1..160, not 'x'"). */
