@@ -31,7 +31,16 @@
  * DPMFUZZ_INTERLEAVING=1 turns on interleaving feedback: the oracle's
  * events bump libFuzzer extra counters, so an input reaching a new order
  * of callbacks is kept though it covers no new line (off by default: the
- * bug benchmark found it slower, docs/fuzzing.md).  On a violation the
+ * bug benchmark found it slower, docs/fuzzing.md); DPMFUZZ_MUTATOR=N
+ * makes N percent of the mutations structure-aware (0: libFuzzer's byte
+ * mutations only).
+ *
+ * Mutator: LLVMFuzzerCustomMutator decodes the input, changes the
+ * scenario (a device added, removed or moved, async, an error, a
+ * removal, the configuration, the schedule: core/scenario/mutate.h) and
+ * encodes it back, N percent of the time; otherwise, or when the result
+ * would not fit, libFuzzer's own byte mutations.  LLVMFuzzerCustomCrossOver
+ * splices two scenarios (a subtree, a schedule, a configuration).  On a violation the
  * report goes to stderr, ending with the dpmrepro command that
  * reproduces it, and the target aborts, so libFuzzer keeps the input.
  */
@@ -41,6 +50,7 @@
 
 #include "run/run.h"
 #include "run/settings.h"
+#include "scenario/mutate.h"
 
 static struct run_opts opts;
 static struct dpm_env env;
@@ -48,6 +58,13 @@ static struct dpm_env env;
  * driver it is an ordinary array. */
 __attribute__((used, section("__libfuzzer_extra_counters")))
 static uint8_t order_counters[4096];
+
+/* libFuzzer's byte mutations; absent with another driver, which never
+ * calls the custom mutator either. */
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size)
+	__attribute__((weak));
+/* What of a scenario the mutator changes: the fields the variant reads. */
+static unsigned int mutate_mask;
 
 static void die(const char *what)
 {
@@ -97,6 +114,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		die(err);
 	}
 	print_reproduce("dpmfuzz: " FUZZ_VARIANT_NAME ": a crash of this run replays with: ");
+	mutate_mask = SCN_MUT_ALL;
+	if (!(opts.variant->features & VF_LINKS))
+		mutate_mask &= ~SCN_MUT_LINKS;
+	if (!(opts.variant->features & VF_PM_WAIT))
+		mutate_mask &= ~SCN_MUT_PM_WAIT;
+	if (!(opts.variant->features & VF_DIRECT_COMPLETE))
+		mutate_mask &= ~SCN_MUT_RPM;
+	if (!(opts.variant->features & VF_LATE_EARLY))
+		mutate_mask &= ~SCN_MUT_LATE_EARLY;
+	if (!(opts.variant->features & (VF_TRANSITIONS | VF_WAKEUP)))
+		mutate_mask &= ~SCN_MUT_TRANSITION;
+	if (!(opts.variant->features & (VF_PM_STACK | VF_LATE_ADD |
+					VF_LINK_FLAGS | VF_WAKEUP)))
+		mutate_mask &= ~SCN_MUT_KERNEL;
 	if (env.interleaving) {
 		opts.order_counters = order_counters;
 		opts.norder_counters = sizeof(order_counters);
@@ -119,4 +150,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	scenario_free(&s);
 	return 0;
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
+			       unsigned int seed)
+{
+	size_t n = 0;
+
+	if (seed % 100 < (unsigned int)env.mutator)
+		n = scenario_mutate_bytes(data, size, data, max_size, &env.limits,
+					  mutate_mask, seed / 100);
+	return n ? n : LLVMFuzzerMutate(data, size, max_size);
+}
+
+/* libFuzzer picks this as often as the mutator above, and picks again
+ * when it returns 0: so a splice is a quarter as likely as a
+ * structure-aware mutation (one in five mutations at DPMFUZZ_MUTATOR=100;
+ * libFuzzer's byte mutations splice inputs too). */
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1,
+				 const uint8_t *data2, size_t size2,
+				 uint8_t *out, size_t max_out_size,
+				 unsigned int seed)
+{
+	if (seed % 400 >= (unsigned int)env.mutator)
+		return 0;
+	return scenario_crossover_bytes(data1, size1, data2, size2, out,
+					max_out_size, &env.limits, seed / 400);
 }

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "case_trap.h"
-#include "run/xorshift.h"
+#include "util/xorshift.h"
 #include "expect.h"
 #include "run/replay.h"
 #include "scenario/limits.h"

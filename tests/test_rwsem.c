@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "run/run.h"
-#include "run/xorshift.h"
+#include "util/xorshift.h"
 #include "expect.h"
 #include "run_text.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "scenario/scenario.h"
-#include "run/xorshift.h"
+#include "util/xorshift.h"
 #include "expect.h"
 
 static const char sample[] =

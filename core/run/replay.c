@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "replay.h"
-#include "xorshift.h"
+#include "../util/xorshift.h"
 #include "scenario/limits.h"
 #include "util/esc.h"
 

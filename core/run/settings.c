@@ -50,6 +50,21 @@ int dpm_env_read(struct dpm_env *e, char *err, size_t errlen)
 	if ((b = env_bool("DPMFUZZ_INTERLEAVING", &v, err, errlen)) < 0)
 		return -1;
 	e->interleaving = b;
+	e->mutator = DPM_MUTATOR_DEFAULT;
+	v = getenv("DPMFUZZ_MUTATOR");
+	if (v) {
+		char *end;
+		long n = strtol(v, &end, 10);
+
+		if (!*v || *end || *v == '-' || *v == '+' || *v == ' ' ||
+		    n < 0 || n > 100) {
+			snprintf(err, errlen,
+				 "DPMFUZZ_MUTATOR must be 0..100 (percent of structure-aware mutations), not '%.40s'",
+				 v);
+			return -1;
+		}
+		e->mutator = (int)n;
+	}
 	return 0;
 }
 

@@ -22,7 +22,15 @@ struct dpm_env {
 	const char *max_devices;	/* as set (NULL: unset), for the */
 	const char *no_worker_limit;	/* reproduce lines */
 	bool interleaving;		/* DPMFUZZ_INTERLEAVING=1 */
+	/* DPMFUZZ_MUTATOR=N: the share in percent of the fuzz targets'
+	 * mutations that are structure-aware (core/scenario/mutate.h); the
+	 * rest are libFuzzer's byte mutations. */
+	int mutator;
 };
+
+/* DPMFUZZ_MUTATOR's default (docs/fuzzing.md, "The structure-aware
+ * mutator", has the measurement that chose it). */
+#define DPM_MUTATOR_DEFAULT 0
 
 /* Reads every DPMFUZZ_* variable: 0, or -1 with a one-line reason in
  * err ("DPMFUZZ_MAX_DEVICES must be 1..160, not 'x'"). */

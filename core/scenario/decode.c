@@ -19,6 +19,15 @@
 #include "../util/xalloc.h"
 #include "scenario.h"
 
+/* The encoder and canonicalize serve the structure-aware mutator, which
+ * runs between a fuzz target's executions: coverage hooks there are no
+ * signal, only cost. */
+#ifdef __clang__
+#define NO_COVERAGE __attribute__((no_sanitize("coverage")))
+#else
+#define NO_COVERAGE
+#endif
+
 struct consumer {
 	const uint8_t *p;
 	size_t left;
@@ -208,60 +217,212 @@ static bool is_descendant(const struct scenario *s, int d, int anc)
 	return false;
 }
 
-void scenario_decode(const uint8_t *data, size_t size,
-		     const struct scn_limits *lim, struct scenario *s)
+uint8_t scenario_decode_device(struct scenario *s, int i, const uint8_t b[5])
 {
-	struct consumer c = { data, size };
-	scenario_init(s);
-	uint8_t f = byte(&c);
+	struct scn_device *d = &s->dev[i];
+	uint8_t p = b[0], fl = b[1], e = b[2], du = b[3], other = b[4];
+
+	scn_device_init(d);
+	snprintf(d->name, sizeof(d->name), "dev%d", i);
+	d->parent = i ? (int)(p % (i + 1)) - 1 : -1;
+	d->async = fl & 1;
+	d->pci = fl & 2;
+	d->beh.remove_phase = remove_phase_table[(fl >> 2) & 7];
+	if ((e & 31) < NR_PHASES)
+		d->beh.err[e & 31] = err_table[(e >> 5) & 3];
+	d->beh.dur_us[PH_SUSPEND] = dur_table[du & 15];
+	d->beh.dur_us[PH_RESUME] = dur_table[du >> 4];
+	for (int ph = 0; ph < NR_PHASES; ph++)
+		if (ph != PH_SUSPEND && ph != PH_RESUME)
+			d->beh.dur_us[ph] = dur_table[other & 7];
+	d->beh.rpm_suspended = other & 8;
+	int rel = other >> 6, t;
+
+	switch ((other >> 4) & 3) {
+	case 1:		/* a supplier among the 4 devices before */
+		if (i - 1 - rel >= 0)
+			d->sup[d->nsup++] = i - 1 - rel;
+		break;
+	case 2:		/* pm-wait: 2 before, or 2 after */
+		t = rel < 2 ? i - 1 - rel : i + rel - 1;
+		if (t >= 0 && t < s->ndev)
+			d->beh.pm_wait_for = t + 1;
+		break;
+	}
+	decode_kernel_device(e, p, d);
+	release_target(s, i);
+	return fl >> 5;
+}
+
+void scenario_decode_config(struct scenario *s, uint8_t f, uint8_t wb,
+			    const struct scn_limits *lim)
+{
+	uint8_t w = wb & 7;
 
 	s->pm_async = !(f & 1);
 	s->pm_trace = f & 2;
 	s->cycles = 1 + ((f >> 2) & 3) % (lim->max_cycles ? lim->max_cycles : 1);
 	s->inline_every = (f >> 4) < 12 ? 0 : (f >> 4) - 10;
-	uint8_t wb = byte(&c), w = wb & 7;
-
 	s->worker_limit = w < 4 || lim->no_worker_limit ? 0 : w - 3;
 	decode_kernel_config(wb, s);
+}
+
+void scenario_decode_action(const struct scenario *s, struct scn_action *a,
+			    const uint8_t b[3])
+{
+	uint8_t k = b[0], t = b[2];
+
+	memset(a, 0, sizeof(*a));
+	a->kind = (k & 1) ? ACT_ASYNC_ATTR : ACT_UNREGISTER;
+	a->dev = b[1] % s->ndev;
+	if (a->kind == ACT_UNREGISTER) {
+		a->at = (uint64_t)t * t * 50;
+	} else {
+		const char *v = attr_table[(k >> 1) & 7];
+
+		a->at = t % s->cycles;
+		a->attr_len = (int)strlen(v);
+		memcpy(a->attr, v, a->attr_len);
+	}
+}
+
+/* The device i's remove_target as the decoder picks it: the n-th of its
+ * descendants in list order; -1 if it has no n-th. */
+NO_COVERAGE
+static int nth_descendant(const struct scenario *s, int i, int n)
+{
+	for (int j = i + 1; j < s->ndev; j++)
+		if (is_descendant(s, j, i) && !n--)
+			return j;
+	return -1;
+}
+
+NO_COVERAGE
+void scenario_canonicalize(struct scenario *s, const struct scn_limits *lim)
+{
+	int maxc = lim->max_cycles ? lim->max_cycles : 1;
+
+	if (maxc > 4)
+		maxc = 4;
+	if (s->cycles < 1 || s->cycles > maxc)
+		s->cycles = 1;
+	if (lim->no_worker_limit || s->worker_limit > 4)
+		s->worker_limit = 0;
+	if (s->inline_every == 1 || s->inline_every > 5)
+		s->inline_every = 0;
+	for (int i = 0; i < s->ndev; i++) {
+		struct scn_device *d = &s->dev[i];
+		struct scn_kernel *k = &d->k;
+		int t = d->beh.pm_wait_for - 1, nerr = 0;
+
+		snprintf(d->name, sizeof(d->name), "dev%d", i);
+		if (d->parent >= i || d->parent < -1)
+			d->parent = -1;
+		if (d->parent < 0)
+			k->late_phase = -1;
+		/* One supplier among the 4 devices before, or one pm-wait on
+		 * one of the 2 devices before or after. */
+		if (d->nsup > 1)
+			d->nsup = 1;
+		if (d->nsup && (d->sup[0] >= i || i - 1 - d->sup[0] > 3))
+			d->nsup = 0;
+		if (d->nsup || (t != i - 1 && t != i - 2 && t != i + 1 &&
+				t != i + 2) || t < 0 || t >= s->ndev)
+			d->beh.pm_wait_for = 0;
+		for (int l = d->nsup; l < SCN_SUP_MAX; l++)
+			k->link_flags[l] = SCN_LINK_PM_RUNTIME;
+		if (d->nsup) {	/* the parent byte's top bits carry them */
+			int first = -1;
+			bool ok = false;
+
+			for (int p = 0; p < 256 && !ok; p++) {
+				if (p % (i + 1) != (d->parent + 1) % (i + 1))
+					continue;
+				if (first < 0)
+					first = p;
+				ok = link_table[p >> 6] == k->link_flags[0];
+			}
+			if (!ok)
+				k->link_flags[0] = link_table[first >> 6];
+		}
+		/* One error per device, from the table; its byte then
+		 * carries no kernel field but the wakeup bit. */
+		for (int ph = 0; ph < NR_PHASES; ph++) {
+			bool known = false;
+
+			for (int c = 0; c < 4; c++)
+				known |= d->beh.err[ph] == err_table[c];
+			if (d->beh.err[ph] && (!known || nerr++))
+				d->beh.err[ph] = 0;
+		}
+		if (nerr) {
+			struct scn_device plain;
+
+			scn_device_init(&plain);
+			plain.k.flags = k->flags & SCN_WAKEUP;
+			memcpy(plain.k.link_flags, k->link_flags,
+			       sizeof(k->link_flags));
+			*k = plain.k;
+		}
+		if (k->release_unregisters >= 0)
+			k->release_unregisters =
+				i && !is_descendant(s, i, i - 1) ? i - 1 : -1;
+	}
+	/* A side action's victim: one of the first 8 descendants. */
+	for (int i = 0; i < s->ndev; i++) {
+		struct dev_behaviour *b = &s->dev[i].beh;
+		bool ok = false;
+
+		if (b->remove_phase < 0)
+			continue;
+		for (int n = 0; n < 8 && !ok; n++)
+			ok = nth_descendant(s, i, n) == b->remove_target &&
+			     b->remove_target >= 0;
+		if (!ok || (b->remove_phase != PH_PREPARE &&
+			    b->remove_phase != PH_SUSPEND &&
+			    b->remove_phase != PH_RESUME &&
+			    b->remove_phase != PH_COMPLETE)) {
+			b->remove_phase = -1;
+			b->remove_target = 0;
+		}
+	}
+	if (s->nact > lim->max_actions)
+		s->nact = lim->max_actions;
+	for (int i = 0; i < s->nact; i++) {
+		struct scn_action *a = &s->act[i];
+
+		if (a->dev < 0 || a->dev >= s->ndev)
+			a->dev = 0;
+		if (a->kind == ACT_ASYNC_ATTR) {
+			a->at %= (uint64_t)s->cycles;
+		} else {	/* at = t * t * 50 for a byte t */
+			uint64_t t = 0;
+
+			while (t < 255 && (t + 1) * (t + 1) * 50 <= a->at)
+				t++;
+			a->at = t * t * 50;
+		}
+	}
+}
+
+void scenario_decode(const uint8_t *data, size_t size,
+		     const struct scn_limits *lim, struct scenario *s)
+{
+	struct consumer c = { data, size };
+	scenario_init(s);
+	uint8_t f = byte(&c), wb = byte(&c);
+
+	scenario_decode_config(s, f, wb, lim);
 	s->ndev = 1 + byte(&c) % lim->max_devices;
 	s->dev = dpm_xcalloc(s->ndev, sizeof(*s->dev));
 	uint8_t *target = dpm_xcalloc(s->ndev, 1);
 
 	for (int i = 0; i < s->ndev; i++) {
-		struct scn_device *d = &s->dev[i];
-		uint8_t p = byte(&c), fl = byte(&c), e = byte(&c);
-		uint8_t du = byte(&c), other = byte(&c);
+		uint8_t b[5];
 
-		scn_device_init(d);
-		snprintf(d->name, sizeof(d->name), "dev%d", i);
-		d->parent = i ? (int)(p % (i + 1)) - 1 : -1;
-		d->async = fl & 1;
-		d->pci = fl & 2;
-		d->beh.remove_phase = remove_phase_table[(fl >> 2) & 7];
-		target[i] = fl >> 5;
-		if ((e & 31) < NR_PHASES)
-			d->beh.err[e & 31] = err_table[(e >> 5) & 3];
-		d->beh.dur_us[PH_SUSPEND] = dur_table[du & 15];
-		d->beh.dur_us[PH_RESUME] = dur_table[du >> 4];
-		for (int ph = 0; ph < NR_PHASES; ph++)
-			if (ph != PH_SUSPEND && ph != PH_RESUME)
-				d->beh.dur_us[ph] = dur_table[other & 7];
-		d->beh.rpm_suspended = other & 8;
-		int rel = other >> 6, t;
-
-		switch ((other >> 4) & 3) {
-		case 1:		/* a supplier among the 4 devices before */
-			if (i - 1 - rel >= 0)
-				d->sup[d->nsup++] = i - 1 - rel;
-			break;
-		case 2:		/* pm-wait: 2 before, or 2 after */
-			t = rel < 2 ? i - 1 - rel : i + rel - 1;
-			if (t >= 0 && t < s->ndev)
-				d->beh.pm_wait_for = t + 1;
-			break;
-		}
-		decode_kernel_device(e, p, d);
-		release_target(s, i);
+		for (int k = 0; k < 5; k++)
+			b[k] = byte(&c);
+		target[i] = scenario_decode_device(s, i, b);
 	}
 	/* A side action's victim is a descendant; none: no action. */
 	for (int i = 0; i < s->ndev; i++) {
@@ -289,20 +450,11 @@ void scenario_decode(const uint8_t *data, size_t size,
 	s->nact = byte(&c) % (lim->max_actions + 1);
 	s->act = dpm_xcalloc(s->nact, sizeof(*s->act));
 	for (int i = 0; i < s->nact; i++) {
-		struct scn_action *a = &s->act[i];
-		uint8_t k = byte(&c), dv = byte(&c), t = byte(&c);
+		uint8_t b[3];
 
-		a->kind = (k & 1) ? ACT_ASYNC_ATTR : ACT_UNREGISTER;
-		a->dev = dv % s->ndev;
-		if (a->kind == ACT_UNREGISTER) {
-			a->at = (uint64_t)t * t * 50;
-		} else {
-			const char *v = attr_table[(k >> 1) & 7];
-
-			a->at = t % s->cycles;
-			a->attr_len = (int)strlen(v);
-			memcpy(a->attr, v, a->attr_len);
-		}
+		for (int k = 0; k < 3; k++)
+			b[k] = byte(&c);
+		scenario_decode_action(s, &s->act[i], b);
 	}
 	s->nsched = c.left;
 	s->sched = dpm_xcalloc(c.left, 1);
@@ -310,6 +462,7 @@ void scenario_decode(const uint8_t *data, size_t size,
 		memcpy(s->sched, c.p, c.left);
 }
 
+NO_COVERAGE
 static int nearest(const unsigned int *table, int n, unsigned int v)
 {
 	int best = 0;
@@ -324,6 +477,7 @@ static int nearest(const unsigned int *table, int n, unsigned int v)
 	return best;
 }
 
+NO_COVERAGE
 static uint8_t encode_kernel_config(const struct scenario *s, uint8_t w,
 				    bool *lost)
 {
@@ -339,60 +493,89 @@ static uint8_t encode_kernel_config(const struct scenario *s, uint8_t w,
 	return w;
 }
 
-static bool same_kernel(const struct scn_kernel *a, const struct scn_kernel *b,
-			int nsup)
+/* The kernel fields each error byte gives without its wakeup bit (bit
+ * 7), for a device without ([0]) and with ([1]) a parent, its release
+ * target not yet resolved (0 for "the device before"): filled once, so
+ * that the encoder looks codes up instead of decoding each. */
+static struct scn_kernel code_kernel[2][128];
+static bool code_kernel_ready;
+
+NO_COVERAGE
+static void fill_code_kernel(void)
 {
-	if (a->flags != b->flags || a->dpm_flags != b->dpm_flags ||
-	    a->level != b->level || a->level_cbs != b->level_cbs ||
-	    a->driver_cbs != b->driver_cbs || a->late_phase != b->late_phase ||
-	    a->release_unregisters != b->release_unregisters)
-		return false;
-	for (int i = 0; i < nsup; i++)
-		if (a->link_flags[i] != b->link_flags[i])
-			return false;
-	return true;
+	for (int hp = 0; hp < 2; hp++)
+		for (int e = 0; e < 128; e++) {
+			struct scn_device t;
+
+			scn_device_init(&t);
+			t.parent = hp ? 0 : -1;
+			decode_kernel_device((uint8_t)e, 0, &t);
+			code_kernel[hp][e] = t.k;
+		}
+	code_kernel_ready = true;
+}
+
+/* Whether code k gives device i of s the kernel fields d has (the link
+ * flags apart: they come from the parent byte). */
+NO_COVERAGE
+static bool code_gives(const struct scenario *s, int i,
+		       const struct scn_kernel *k, const struct scn_kernel *d)
+{
+	int rel = k->release_unregisters;
+
+	if (rel == 0)
+		rel = i && !is_descendant(s, i, i - 1) ? i - 1 : -1;
+	return (k->flags | (d->flags & SCN_WAKEUP)) == d->flags &&
+	       k->dpm_flags == d->dpm_flags && k->level == d->level &&
+	       k->level_cbs == d->level_cbs && k->driver_cbs == d->driver_cbs &&
+	       k->late_phase == d->late_phase && rel == d->release_unregisters;
 }
 
 /* The error byte err (and the parent byte *pb, whose top bits carry link
- * flags) with the kernel fields of device i, found by trying every code
- * the decoder knows. */
+ * flags) with the kernel fields of device i: the first code, in the
+ * order of its byte value, that gives them. */
+NO_COVERAGE
 static uint8_t encode_kernel_device(const struct scenario *s, int i, int err,
 				    uint8_t *pb, bool *lost)
 {
 	const struct scn_device *d = &s->dev[i];
-	bool has_err = (err & 31) < NR_PHASES;
+	bool has_err = (err & 31) < NR_PHASES, found = false;
+	int hp = d->parent >= 0, e = err & 127;
 
-	for (int pm = 0; pm < 256; pm++) {
-		if (i && pm % (i + 1) != *pb % (i + 1))
+	if (!code_kernel_ready)
+		fill_code_kernel();
+	for (int v = has_err ? e : 0; v < 128 && !found; v++) {
+		if (!has_err && (v & 31) < NR_PHASES)
 			continue;
-		if (!i && pm >> 6 != *pb >> 6 && d->nsup)
-			continue;
-		for (int v = has_err ? -1 : 0; v < 24 * 4; v++) {
-			uint8_t e = has_err ? (uint8_t)err :
-				    (uint8_t)((v % 24 + NR_PHASES) | (v / 24) << 5);
-			struct scn_device t = *d;
-
-			if (d->k.flags & SCN_WAKEUP)
-				e |= 0x80;
-			scn_device_init(&t);
-			t.nsup = d->nsup;
-			t.parent = d->parent;
-			decode_kernel_device(e, (uint8_t)pm, &t);
-			if (t.k.release_unregisters == 0)
-				t.k.release_unregisters =
-					i && !is_descendant(s, i, i - 1) ? i - 1 : -1;
-			if (same_kernel(&t.k, &d->k, d->nsup)) {
-				*pb = (uint8_t)pm;
-				return e;
-			}
-			if (has_err)
-				break;
+		if (code_gives(s, i, &code_kernel[hp][v], &d->k)) {
+			e = v;
+			found = true;
 		}
+		if (has_err)
+			break;
 	}
-	*lost = true;
-	return (uint8_t)err;
+	if (d->nsup) {
+		bool links = false;
+
+		for (int pm = 0; pm < 256 && !links; pm++) {
+			if (i && pm % (i + 1) != *pb % (i + 1))
+				continue;
+			links = true;
+			for (int k = 0; k < d->nsup; k++)
+				links &= d->k.link_flags[k] == link_table[pm >> 6];
+			if (links)
+				*pb = (uint8_t)pm;
+		}
+		found &= links;
+	}
+	if (!found) {
+		*lost = true;
+		return (uint8_t)err;
+	}
+	return (uint8_t)(e | (d->k.flags & SCN_WAKEUP ? 0x80 : 0));
 }
 
+NO_COVERAGE
 uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
 {
 	size_t cap = 4 + 5 * (size_t)s->ndev + 1 + 3 * (size_t)s->nact +

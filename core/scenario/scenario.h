@@ -153,6 +153,30 @@ void scenario_decode(const uint8_t *data, size_t size,
 		     const struct scn_limits *lim, struct scenario *s);
 
 /*
+ * The decoder's parts, for the structure-aware mutator (mutate.h): the
+ * two configuration bytes, and device i's five bytes (s->ndev set, the
+ * devices before i decoded).  scenario_decode_device() returns the side
+ * action's victim selector (its flags byte's bits 5-7), which the whole
+ * decode resolves once every device is there.
+ */
+void scenario_decode_config(struct scenario *s, uint8_t f, uint8_t wb,
+			    const struct scn_limits *lim);
+uint8_t scenario_decode_device(struct scenario *s, int i, const uint8_t b[5]);
+/* An action from its three bytes (s->ndev and s->cycles set). */
+void scenario_decode_action(const struct scenario *s, struct scn_action *a,
+			    const uint8_t b[3]);
+
+/*
+ * The nearest scenario the byte format expresses under lim, in place:
+ * device names dev<i>, one supplier among the 4 devices before or one
+ * pm-wait on the 2 before or after, one error per device (its byte then
+ * holds no other kernel field), a side action on one of the device's
+ * first 8 descendants, actions and cycles within lim.  A structural edit
+ * followed by this encodes exactly (scenario_encode(), not lossy).
+ */
+void scenario_canonicalize(struct scenario *s, const struct scn_limits *lim);
+
+/*
  * The kernel variants' features drawn as the decoder reads them from
  * bytes (dpmstress's generator): the transition and a wake-up from
  * cfg_byte's bits 3-7, and for each device, when its entry of dev_bytes

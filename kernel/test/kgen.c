@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "kcheck.h"
-#include "run/xorshift.h"
+#include "util/xorshift.h"
 
 static uint64_t rng;
 
