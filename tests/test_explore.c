@@ -38,7 +38,7 @@
 
 #include "explore/explore.h"
 #include "explore/space.h"
-#include "run/xorshift.h"
+#include "util/xorshift.h"
 
 struct rnd {
 	uint64_t xs;
