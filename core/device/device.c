@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The driver core, as far as the PM core can tell. */
 #include "device.h"
+#include "../util/nocov.h"
 #include "../util/xalloc.h"
 
 #include <limits.h>
@@ -106,10 +107,8 @@ static size_t device_size(void)
 	return sizeof(struct device) + dpm_model->dev_state_size;
 }
 
-/* The suite's own bookkeeping: out of the fuzzer's coverage (clang). */
-#if defined(__clang__)
-__attribute__((no_sanitize("coverage")))
-#endif
+/* The suite's own bookkeeping: out of the fuzzer's coverage. */
+DPM_NO_COVERAGE
 static void quarantine_check(const void *obj, const char *op)
 {
 	const char *o = obj;

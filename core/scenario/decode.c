@@ -22,11 +22,7 @@
 /* The encoder and canonicalize serve the structure-aware mutator, which
  * runs between a fuzz target's executions: coverage hooks there are no
  * signal, only cost. */
-#ifdef __clang__
-#define NO_COVERAGE __attribute__((no_sanitize("coverage")))
-#else
-#define NO_COVERAGE
-#endif
+#include "../util/nocov.h"
 
 struct consumer {
 	const uint8_t *p;
@@ -288,7 +284,7 @@ void scenario_decode_action(const struct scenario *s, struct scn_action *a,
 
 /* The device i's remove_target as the decoder picks it: the n-th of its
  * descendants in list order; -1 if it has no n-th. */
-NO_COVERAGE
+DPM_NO_COVERAGE
 static int nth_descendant(const struct scenario *s, int i, int n)
 {
 	for (int j = i + 1; j < s->ndev; j++)
@@ -297,7 +293,7 @@ static int nth_descendant(const struct scenario *s, int i, int n)
 	return -1;
 }
 
-NO_COVERAGE
+DPM_NO_COVERAGE
 void scenario_canonicalize(struct scenario *s, const struct scn_limits *lim)
 {
 	int maxc = lim->max_cycles ? lim->max_cycles : 1;
@@ -462,7 +458,7 @@ void scenario_decode(const uint8_t *data, size_t size,
 		memcpy(s->sched, c.p, c.left);
 }
 
-NO_COVERAGE
+DPM_NO_COVERAGE
 static int nearest(const unsigned int *table, int n, unsigned int v)
 {
 	int best = 0;
@@ -477,7 +473,7 @@ static int nearest(const unsigned int *table, int n, unsigned int v)
 	return best;
 }
 
-NO_COVERAGE
+DPM_NO_COVERAGE
 static uint8_t encode_kernel_config(const struct scenario *s, uint8_t w,
 				    bool *lost)
 {
@@ -500,7 +496,7 @@ static uint8_t encode_kernel_config(const struct scenario *s, uint8_t w,
 static struct scn_kernel code_kernel[2][128];
 static bool code_kernel_ready;
 
-NO_COVERAGE
+DPM_NO_COVERAGE
 static void fill_code_kernel(void)
 {
 	for (int hp = 0; hp < 2; hp++)
@@ -517,7 +513,7 @@ static void fill_code_kernel(void)
 
 /* Whether code k gives device i of s the kernel fields d has (the link
  * flags apart: they come from the parent byte). */
-NO_COVERAGE
+DPM_NO_COVERAGE
 static bool code_gives(const struct scenario *s, int i,
 		       const struct scn_kernel *k, const struct scn_kernel *d)
 {
@@ -534,7 +530,7 @@ static bool code_gives(const struct scenario *s, int i,
 /* The error byte err (and the parent byte *pb, whose top bits carry link
  * flags) with the kernel fields of device i: the first code, in the
  * order of its byte value, that gives them. */
-NO_COVERAGE
+DPM_NO_COVERAGE
 static uint8_t encode_kernel_device(const struct scenario *s, int i, int err,
 				    uint8_t *pb, bool *lost)
 {
@@ -575,7 +571,7 @@ static uint8_t encode_kernel_device(const struct scenario *s, int i, int err,
 	return (uint8_t)(e | (d->k.flags & SCN_WAKEUP ? 0x80 : 0));
 }
 
-NO_COVERAGE
+DPM_NO_COVERAGE
 uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
 {
 	size_t cap = 4 + 5 * (size_t)s->ndev + 1 + 3 * (size_t)s->nact +

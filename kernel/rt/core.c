@@ -101,7 +101,7 @@ void dpmk_dev_publish(struct dpmk_dev *d)
  * is freed: the harness's own bookkeeping, kept out of the fuzzer's
  * coverage (its loop compared against every device fed libFuzzer
  * thousands of comparisons per run: a third of the kernel targets' time). */
-DPMK_NO_COVERAGE
+DPM_NO_COVERAGE
 bool dpmk_is_quarantined(const void *obj, int *idx)
 {
 	const char *o = obj;
@@ -650,7 +650,7 @@ int device_for_each_child_reverse(struct device *parent, void *data,
 
 /* References a device should hold at the end of a run (EV_REFS); the
  * harness's bookkeeping, out of the fuzzer's coverage. */
-DPMK_NO_COVERAGE
+DPM_NO_COVERAGE
 int dpmk_refs_expected(struct dpmk_dev *d)
 {
 	int want = d->creator_ref ? 1 : 0;

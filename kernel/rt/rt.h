@@ -9,15 +9,10 @@
 #ifndef DPMK_RT_H
 #define DPMK_RT_H
 
-/* The harness's own bookkeeping, kept out of the fuzzer's coverage
- * (clang; gcc has no such attribute for it, and no fuzzer). */
-#if defined(__clang__)
-#define DPMK_NO_COVERAGE __attribute__((no_sanitize("coverage")))
-#else
-#define DPMK_NO_COVERAGE
-#endif
 
 #include <stdarg.h>
+
+#include "../../core/util/nocov.h"
 
 #include <linux/device.h>
 #include <linux/pm_runtime.h>
