@@ -92,6 +92,10 @@ int cli_choice(const char *opt, const char *text, const char *const *words,
  * (util/esc.h, dpm_one_line()). */
 void cli_say(const char *prog, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* cli_say(), then exit 2: an error while running (bad input, a file
+ * that cannot be read or written). */
+void cli_die(const char *prog, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
 
 /*
  * SIGINT and SIGTERM ask the program to stop.  How it answers:

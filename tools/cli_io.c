@@ -17,16 +17,32 @@
 #include "util/esc.h"
 #include "util/xalloc.h"
 
-void cli_say(const char *prog, const char *fmt, ...)
+static void vsay(const char *prog, const char *fmt, va_list ap)
 {
 	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	dpm_one_line(msg, sizeof(msg));
+	fprintf(stderr, "%s: %s\n", prog, msg);
+}
+
+void cli_say(const char *prog, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsay(prog, fmt, ap);
 	va_end(ap);
-	dpm_one_line(msg, sizeof(msg));
-	fprintf(stderr, "%s: %s\n", prog, msg);
+}
+
+void cli_die(const char *prog, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(prog, fmt, ap);
+	va_end(ap);
+	exit(2);
 }
 
 /* ---- signals ---- */
@@ -54,8 +70,10 @@ static void on_signal(int sig)
 		if (on_sig == CLI_SIG_QUIT) {
 			const char *m = quit_msg[sig == SIGTERM];
 
-			if (write(STDERR_FILENO, m, strlen(m)) < 0)
-				;	/* nothing more to do about it */
+			/* A failed write: nothing more to do about it. */
+			ssize_t w = write(STDERR_FILENO, m, strlen(m));
+
+			(void)w;
 			_exit(128 + sig);
 		}
 		/* The second: as the signal does by default. */

@@ -207,20 +207,6 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-
-/* An error while running: one line on stderr, exit 2. */
-static void die(const char *fmt, ...)
-{
-	char msg[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	cli_say(program.name, "%s", msg);
-	exit(2);
-}
 /* The finds go to DIR/<variant>-<INV>.scenario, replaced atomically. */
 static void save_find(struct check *k, int id)
 {
@@ -236,7 +222,7 @@ static void save_find(struct check *k, int id)
 	if (!f || fprintf(f, "# dpmcheck: the smallest scenario breaking %s (bound %s)\n%s",
 			  inv_name(id), k->bound, k->total.find[id].text) < 0 ||
 	    fclose(f) || rename(tmp, path))
-		die("cannot write %s: %s", path, strerror(errno));
+		cli_die(program.name, "cannot write %s: %s", path, strerror(errno));
 }
 
 static void state_header(struct check *k, FILE *f)
@@ -266,7 +252,7 @@ static void state_open(struct check *k)
 	if (!k->dir)
 		return;
 	if (mkdir(k->dir, 0777) && errno != EEXIST)
-		die("cannot create %s: %s", k->dir, strerror(errno));
+		cli_die(program.name, "cannot create %s: %s", k->dir, strerror(errno));
 	snprintf(path, sizeof(path), "%s/state", k->dir);
 	state_header(k, mem);
 	fclose(mem);
@@ -279,7 +265,7 @@ static void state_open(struct check *k)
 			size_t l = strlen(line);
 
 			if (strncmp(want + at, line, l))
-				die("%s is the state of another run (its '%.*s'); give another -o DIR",
+				cli_die(program.name, "%s is the state of another run (its '%.*s'); give another -o DIR",
 				    path, (int)strcspn(line, "\n"), line);
 			at += l;
 		}
@@ -299,11 +285,11 @@ static void state_open(struct check *k)
 		}
 		fclose(f);
 		if (at == wl && truncate(path, good))
-			die("cannot truncate %s: %s", path, strerror(errno));
+			cli_die(program.name, "cannot truncate %s: %s", path, strerror(errno));
 	}
 	k->state = fopen(path, k->chunks_done ? "a" : "w");
 	if (!k->state)
-		die("cannot write %s: %s", path, strerror(errno));
+		cli_die(program.name, "cannot write %s: %s", path, strerror(errno));
 	if (!k->chunks_done) {
 		fputs(want, k->state);
 		fflush(k->state);
@@ -322,7 +308,7 @@ static void record(struct check *k, long c, struct check_totals *t)
 	take(k, c, t);
 	if (k->state && (check_totals_write(k->state, c, t) ||
 			 fsync(fileno(k->state))))
-		die("cannot write the state in %s: %s", k->dir, strerror(errno));
+		cli_die(program.name, "cannot write the state in %s: %s", k->dir, strerror(errno));
 	for (int i = 0; i < NR_INV; i++)
 		if (better[i])
 			save_find(k, i);
@@ -434,11 +420,11 @@ static void start_worker(struct check *k, struct worker *w)
 	int down[2], up[2];
 
 	if (pipe(down) || pipe(up))
-		die("pipe: %s", strerror(errno));
+		cli_die(program.name, "pipe: %s", strerror(errno));
 	fflush(NULL);
 	w->pid = fork();
 	if (w->pid < 0)
-		die("fork: %s", strerror(errno));
+		cli_die(program.name, "fork: %s", strerror(errno));
 	if (!w->pid) {
 		close(down[1]);
 		close(up[0]);
@@ -514,7 +500,7 @@ static bool run_all(struct check *k, int jobs, double limit)
 		if (select(maxfd + 1, &rd, NULL, NULL, &tv) < 0) {
 			if (errno == EINTR)
 				continue;
-			die("select: %s", strerror(errno));
+			cli_die(program.name, "select: %s", strerror(errno));
 		}
 		for (int i = 0; i < jobs; i++) {
 			if (w[i].chunk < 0 || !FD_ISSET(fileno(w[i].from), &rd))
@@ -523,7 +509,7 @@ static bool run_all(struct check *k, int jobs, double limit)
 			long c;
 
 			if (check_totals_read(w[i].from, &c, &t) || c != w[i].chunk)
-				die("worker %d died on chunk %ld", (int)w[i].pid, w[i].chunk);
+				cli_die(program.name, "worker %d died on chunk %ld", (int)w[i].pid, w[i].chunk);
 			record(k, c, &t);
 			check_totals_free(&t);
 			w[i].chunk = -1;
