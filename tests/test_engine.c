@@ -262,10 +262,54 @@ static void test_admission(void)
 	EXPECT_EQ(det_run(crowd_main, (void *)(intptr_t)CROWD, &dc, NULL), DET_DONE);
 	EXPECT_EQ(finished, CROWD);
 	EXPECT_TRUE(in_spawn_order(CROWD));
-	/* On threads: 300 (256 at once). */
+	/* On threads: 300 (256 at once).  All 300 wait for the gate, so
+	 * the host starts the last 44 when every running one is blocked:
+	 * the last to block wakes it (one start per THREADS_POLL_MS look
+	 * made a million-device async chain quadratic).  A look may race
+	 * with a wake now and then; most starts may not wait for one. */
+	struct det_stats st;
+
 	finished = nstarted = 0;
-	EXPECT_EQ(threads_run(crowd_main, (void *)(intptr_t)300, &tc, NULL), DET_DONE);
+	EXPECT_EQ(threads_run(crowd_main, (void *)(intptr_t)300, &tc, &st), DET_DONE);
 	EXPECT_EQ(finished, 300);
+	EXPECT_EQ(st.peak_running, 300);
+	EXPECT_TRUE(st.late_starts <= 4);
+}
+
+/*
+ * 300 tasks take one mutex in turn: each unlock wakes every waiter, and
+ * while they queue for the lock they are running, not blocked, so the
+ * host starts no thread beyond the 256 (a woken waiter counted blocked
+ * until it had the lock made the host start ever more threads, and
+ * every unlock woke them all).
+ */
+static struct mutex herd_mtx;
+
+static void herd_member(void *arg)
+{
+	(void)arg;
+	mutex_lock(&herd_mtx);
+	dpm_eng->delay(20000);
+	mutex_unlock(&herd_mtx);
+	__atomic_fetch_add(&finished, 1, __ATOMIC_RELAXED);
+}
+
+static void herd_main(void *arg)
+{
+	mutex_init(&herd_mtx);
+	for (int i = 0; i < 300; i++)
+		dpm_eng->spawn(herd_member, NULL, "h");
+}
+
+static void test_herd(void)
+{
+	struct threads_config tc = { .watchdog_ms = 60000, .ns_per_virtual_us = 1000 };
+	struct det_stats st;
+
+	finished = 0;
+	EXPECT_EQ(threads_run(herd_main, NULL, &tc, &st), DET_DONE);
+	EXPECT_EQ(finished, 300);
+	EXPECT_EQ(st.peak_running, 256);
 }
 
 int main(void)
@@ -277,5 +321,6 @@ int main(void)
 	test_order_events();
 	test_reuse();
 	test_admission();
+	test_herd();
 	return test_summary("test_engine");
 }

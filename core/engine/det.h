@@ -33,6 +33,12 @@ struct det_stats {
 	uint64_t sched_used;	/* schedule bytes consumed */
 	uint64_t switches;
 	int tasks;		/* tasks created */
+	/* The threads engine only: the most tasks on threads at once, and
+	 * the unstarted tasks its host started only when a look
+	 * (THREADS_POLL_MS) found every running task blocked, not when
+	 * the last one to block woke it. */
+	int peak_running;
+	int late_starts;
 };
 
 /* Run fn(arg) as the first task until every task has finished. */

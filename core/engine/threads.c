@@ -57,14 +57,27 @@ static struct timespec t0;
 static __thread struct task *cur;
 static struct task host = { .id = -1, .name = "host" };
 /* Under pool_mtx: tasks on threads; the unstarted, oldest first. */
-static int running;
+static int running;		/* written under pool_mtx, read atomically */
 static struct dpm_fifo unstarted;
-static int nblocked;		/* running tasks in th_wait(): atomic */
+static int nunstarted;		/* unstarted.n, for th_wait(): atomic */
+static int nblocked;		/* running tasks in th_wait(), not woken: atomic */
+static bool host_asleep;	/* under pool_mtx: the host waits on done_cv */
 
 /* The oldest unstarted task, or NULL; under pool_mtx. */
 static struct task *next_unstarted(void)
 {
-	return dpm_fifo_pop(&unstarted);
+	struct task *t = dpm_fifo_pop(&unstarted);
+
+	__atomic_store_n(&nunstarted, unstarted.n, __ATOMIC_RELAXED);
+	return t;
+}
+
+/* Every running task blocked while some wait unstarted: the host starts
+ * one more (under pool_mtx). */
+static bool all_blocked(void)
+{
+	return unstarted.n &&
+	       __atomic_load_n(&nblocked, __ATOMIC_RELAXED) >= running;
 }
 
 static uint64_t xorshift(uint64_t *s)
@@ -105,7 +118,7 @@ static void *worker_main(void *arg)
 		/* The thread takes the oldest waiting task, if any. */
 		w->job = next_unstarted();
 		if (!w->job) {
-			running--;
+			__atomic_store_n(&running, running - 1, __ATOMIC_RELAXED);
 			w->next = idle;
 			idle = w;
 		}
@@ -136,6 +149,7 @@ static void th_spawn(void (*fn)(void *), void *arg, const char *name)
 	if (running >= THREADS_MAX || unstarted.n) {
 		t->state = TS_UNSTARTED;
 		dpm_fifo_push(&unstarted, t);
+		__atomic_store_n(&nunstarted, unstarted.n, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&pool_mtx);
 		return;
 	}
@@ -165,7 +179,9 @@ static void run_on_thread(struct task *t)
 		pthread_attr_destroy(&a);
 	}
 	w->job = t;
-	running++;
+	__atomic_store_n(&running, running + 1, __ATOMIC_RELAXED);
+	if (running > stats.peak_running)
+		stats.peak_running = running;
 	pthread_cond_signal(&w->cv);
 }
 
@@ -203,10 +219,24 @@ static void th_wait(struct waitq *wq, enum wait_kind kind, const void *obj)
 	__atomic_store_n(&t->obj, obj, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->kind, kind, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->state, TS_BLOCKED, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&nblocked, 1, __ATOMIC_RELAXED);
+	/* The last running task to block while tasks wait unstarted wakes
+	 * the host, which starts the next one (the host's poll is only the
+	 * fallback: a chain of a million async devices queues one behind
+	 * each blocked one, and one start per poll made it quadratic).
+	 * The engine's own lock, taken only then, orders nothing the
+	 * kernel would not: a queued work item starts on a worker under
+	 * the pool's lock there too. */
+	if (__atomic_add_fetch(&nblocked, 1, __ATOMIC_RELAXED) >=
+	    __atomic_load_n(&running, __ATOMIC_RELAXED) &&
+	    __atomic_load_n(&nunstarted, __ATOMIC_RELAXED)) {
+		pthread_mutex_lock(&pool_mtx);
+		if (host_asleep)
+			pthread_cond_signal(&done_cv);
+		pthread_mutex_unlock(&pool_mtx);
+	}
 	while (!t->woken)
 		pthread_cond_wait(&t->cv, &wq->lk.m);
-	__atomic_fetch_sub(&nblocked, 1, __ATOMIC_RELAXED);
+	/* th_wake_all() counted the task as running again. */
 	__atomic_store_n(&t->state, TS_RUNNING, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->kind, WAIT_NONE, __ATOMIC_RELAXED);
 }
@@ -220,6 +250,10 @@ static void th_wake_all(struct waitq *wq)
 		struct task *n = t->wnext;
 
 		t->woken = true;
+		/* Running from now on: while a thousand woken waiters of
+		 * one mutex queue for its lock, the host must not count them
+		 * blocked and start more threads. */
+		__atomic_fetch_sub(&nblocked, 1, __ATOMIC_RELAXED);
 		pthread_cond_signal(&t->cv);
 		t = n;
 	}
@@ -393,6 +427,7 @@ enum det_outcome threads_run(void (*fn)(void *), void *arg,
 	}
 	ntasks = 0;
 	dpm_fifo_clear(&unstarted);
+	__atomic_store_n(&nunstarted, 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&pool_mtx);
 	th_spawn(fn, arg, "pm");
 
@@ -414,9 +449,9 @@ enum det_outcome threads_run(void (*fn)(void *), void *arg,
 			pthread_mutex_unlock(&pool_mtx);
 			interrupted(sig);
 		}
-		/* Look again in THREADS_POLL_MS: tasks may be queued and
-		 * every running one blocked by then (nothing signals that),
-		 * and a signal may ask to stop. */
+		/* Look again in THREADS_POLL_MS at the latest: a signal may
+		 * ask to stop (th_wait() wakes the host when every running
+		 * task blocks while some wait unstarted). */
 		clock_gettime(CLOCK_REALTIME, &w);
 		w.tv_nsec += THREADS_POLL_MS * 1000000L;
 		if (w.tv_nsec >= 1000000000L) {
@@ -426,11 +461,18 @@ enum det_outcome threads_run(void (*fn)(void *), void *arg,
 		if (w.tv_sec > dl.tv_sec ||
 		    (w.tv_sec == dl.tv_sec && w.tv_nsec > dl.tv_nsec))
 			w = dl;
-		int rc = pthread_cond_timedwait(&done_cv, &pool_mtx, &w);
+		int rc = 0;
 
-		if (unstarted.n &&
-		    __atomic_load_n(&nblocked, __ATOMIC_RELAXED) >= running)
+		if (!all_blocked()) {
+			host_asleep = true;
+			rc = pthread_cond_timedwait(&done_cv, &pool_mtx, &w);
+			host_asleep = false;
+		}
+		if (all_blocked()) {
+			if (rc == ETIMEDOUT)
+				stats.late_starts++;
 			run_on_thread(next_unstarted());
+		}
 		if (rc == ETIMEDOUT && live) {
 			struct timespec now;
 
