@@ -567,6 +567,62 @@ static void test_kept_rules(void)
 	flags[C] = 0;
 }
 
+/*
+ * Before 5.8 a resume step that leaves a device in suspend clears its
+ * later is_*_suspended flags, so the later steps pass it by whatever
+ * their event.  A hibernation whose noirq freeze fails resumes noirq with
+ * RECOVER (plain: g may be left) and the later phases with RESTORE (no
+ * image was made): g's later skips are no violation then.  From 5.8 each
+ * step asks with its own event, and a restore never skips; nor does one
+ * before 5.8 that decides to leave the device.
+ */
+static void test_kept_across_events(void)
+{
+	unsigned int *flags = (unsigned int *)modern_cfg.dpm_flags;
+#define SUSPENDED_NOIRQ_FAIL_AT_P                                              \
+	{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),             \
+	CB(C, PH_SUSPEND), CB(P, PH_SUSPEND), CB(X, PH_SUSPEND),              \
+	{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },              \
+	CB(G, PH_SUSPEND_LATE), CB(C, PH_SUSPEND_LATE),                       \
+	CB(P, PH_SUSPEND_LATE), CB(X, PH_SUSPEND_LATE),                       \
+	{ PEND, 0, PH_SUSPEND_LATE }, { PBEGIN, 0, PH_SUSPEND_NOIRQ },         \
+	CB(X, PH_SUSPEND_NOIRQ), CB(G, PH_SUSPEND_NOIRQ),                     \
+	CB(C, PH_SUSPEND_NOIRQ),                                              \
+	{ START, P, PH_SUSPEND_NOIRQ }, { END_ERR, P, PH_SUSPEND_NOIRQ },     \
+	{ PEND, 0, PH_SUSPEND_NOIRQ }
+	static const struct ev recover_then_restore[] = {
+		SUSPENDED_NOIRQ_FAIL_AT_P,
+		{ PBEGIN_AS, 0, PH_RESUME_NOIRQ, 1 + PM_RESUME_PLAIN },
+		CB(X, PH_RESUME_NOIRQ), CB(C, PH_RESUME_NOIRQ),
+		SK(G, PH_RESUME_NOIRQ, SKIP_RUNTIME_SUSPENDED),
+		{ PEND, 0, PH_RESUME_NOIRQ },
+		{ PBEGIN_AS, 0, PH_RESUME_EARLY, 1 + PM_RESUME_RESTORE },
+		CB(P, PH_RESUME_EARLY), CB(X, PH_RESUME_EARLY), CB(C, PH_RESUME_EARLY),
+		SK(G, PH_RESUME_EARLY, SKIP_RUNTIME_SUSPENDED),
+		{ PEND, 0, PH_RESUME_EARLY },
+		{ PBEGIN_AS, 0, PH_RESUME, 1 + PM_RESUME_RESTORE },
+		CB(P, PH_RESUME), CB(X, PH_RESUME), CB(C, PH_RESUME),
+		SK(G, PH_RESUME, SKIP_RUNTIME_SUSPENDED),
+		{ PEND, 0, PH_RESUME }, { TEND_ERR },
+	};
+	static const struct ev restore_decides[] = {
+		SUSPENDED_NOIRQ_FAIL_AT_P,
+		{ PBEGIN_AS, 0, PH_RESUME_NOIRQ, 1 + PM_RESUME_RESTORE },
+		CB(X, PH_RESUME_NOIRQ), CB(C, PH_RESUME_NOIRQ),
+		SK(G, PH_RESUME_NOIRQ, SKIP_RUNTIME_SUSPENDED),
+	};
+#undef SUSPENDED_NOIRQ_FAIL_AT_P
+	flags[G] = PMF_MAY_SKIP_RESUME;
+	modern_cfg.left_skips_resume = true;
+	EXPECT_EQ(JUDGE(recover_then_restore, true), -1);
+	EXPECT_EQ(JUDGE(restore_decides, true), INV_SKIP);
+	EXPECT_CONTAINS(oracle_result()->msg, "a restore never skips");
+	modern_cfg.left_skips_resume = false;
+	EXPECT_EQ(JUDGE(recover_then_restore, true), INV_SKIP);
+	EXPECT_CONTAINS(oracle_result()->msg, "'g' skipped its resume_early callback, which a restore never skips");
+	flags[G] = 0;
+}
+
 static void test_kernel_rules(void)
 {
 	static unsigned int flags[4];
@@ -743,6 +799,7 @@ static void test_kernel_rules(void)
 	EXPECT_EQ(JUDGE(unmoved, false), INV_SYNC_ORDER);
 	modern_cfg.async_possible = true;
 	test_kept_rules();
+	test_kept_across_events();
 	modern_cfg.ndev = 0;
 }
 

@@ -770,6 +770,19 @@ static void skip_resume_rpm(int dev, enum pm_phase p)
 		check_fail(INV_SKIP,
 			   "'%s' skipped its resume callback: only direct_complete skips it",
 			   nm(dev));
+	/* Before 5.8, left in suspend by an earlier step of this resume,
+	 * which was judged by its own event: main.c cleared the device's
+	 * later is_*_suspended flags then, so the later steps pass it by
+	 * whatever their event (from 5.8 each step asks
+	 * dev_pm_skip_resume() with its own).  A hibernation whose noirq freeze fails resumes the
+	 * noirq phase with RECOVER, which may leave a device in suspend, and
+	 * the later phases with RESTORE (hibernation_snapshot(): no image
+	 * was made). */
+	if (st[dev].kept && cfg.left_skips_resume) {
+		if (p == PH_RESUME)
+			st[dev].lvl = 0;
+		return;
+	}
 	/* A suspend that aborted before the device's noirq suspend leaves a
 	 * device its late suspend skipped (smart suspend) in suspend
 	 * (device_resume_noirq(): the !is_noirq_suspended path clears
