@@ -137,7 +137,8 @@ void dpmk_core_reset(void);
 void dpmk_quarantine_free(void);
 bool dpmk_is_quarantined(const void *obj, int *idx);
 void dpmk_driver_bind(struct dpmk_dev *d);
-int dpmk_refs_expected(struct dpmk_dev *d);
+int *dpmk_children_counts(void);
+int dpmk_refs_expected(struct dpmk_dev *d, int children);
 void dpmk_worker_start(void (*fn)(void *), void *arg, const char *name);
 void dpmk_workers_wait(void);
 

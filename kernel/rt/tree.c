@@ -347,6 +347,10 @@ static void tree_abandon(void)
 static void tree_teardown(void)
 {
 	dpmk_workers_wait();
+	int *kids = dpmk_children_counts();
+
+	if (!kids)
+		dpmk_host_bug("teardown: out of memory");
 	for (int i = 0; i < dpmk_run.ndev; i++) {
 		struct dpmk_dev *d = dpmk_run.dev[i];
 
@@ -357,8 +361,9 @@ static void tree_teardown(void)
 			dev_warn(&d->dev, "runtime PM left disabled (depth %u) after the run\n",
 				 d->dev.power.disable_depth);
 		dpmk_emit(EV_REFS, i, -1, 0, kref_read(&d->dev.kobj.kref),
-			  dpmk_refs_expected(d), NULL);
+			  dpmk_refs_expected(d, kids[i]), NULL);
 	}
+	free(kids);
 	dpmk_run.teardown = true;
 	for (int i = dpmk_run.ndev - 1; i >= 0; i--) {
 		struct dpmk_dev *d = dpmk_dev_get(i);

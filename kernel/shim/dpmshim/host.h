@@ -20,6 +20,9 @@ void *memcpy(void *dst, const void *src, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
 size_t strlen(const char *s);
 int strcmp(const char *a, const char *b);
+void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+void *bsearch(const void *key, const void *base, size_t n, size_t size,
+	      int (*cmp)(const void *, const void *));
 
 /* kapi's use-after-free hook (core/kapi/kapi.h): set while a run is in
  * progress, called with every object a kapi primitive is about to touch. */
