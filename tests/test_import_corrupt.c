@@ -32,6 +32,7 @@
 #include "import.h"
 #include "run/replay.h"
 
+/* ctest's count; TEST_IMPORT_CASES=N runs N (the 20,000). */
 #define CASES 10000
 #define SEED 20140613ULL
 
@@ -112,6 +113,8 @@ int main(int argc, char **argv)
 	int imported[NR_CK] = { 0 }, rejected[NR_CK] = { 0 };
 	int summaries = 0, multi = 0;
 	char err[512];
+	const char *env = getenv("TEST_IMPORT_CASES");
+	int cases = env && atoi(env) > 0 ? atoi(env) : CASES;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: test_import_corrupt DATA_DIR\n");
@@ -122,7 +125,7 @@ int main(int argc, char **argv)
 		return 77;
 	}
 	case_trap_install();
-	for (int k = 0; k < CASES; k++) {
+	for (int k = 0; k < cases; k++) {
 		struct import_request rq = { 0 };
 		struct import_result res;
 		char *sum = NULL, *d = NULL, *f = NULL, *h = NULL;
@@ -183,16 +186,16 @@ int main(int argc, char **argv)
 		printf("test_import_corrupt: %-16s %5d imported, %4d rejected in one line\n",
 		       corrupt_kind_name[kind], imported[kind], rejected[kind]);
 		/* Both outcomes, often, for every kind of input. */
-		EXPECT_TRUE(imported[kind] > CASES / NR_CK / 2);
+		EXPECT_TRUE(imported[kind] > cases / NR_CK / 2);
 		EXPECT_TRUE(rejected[kind] > 10);
-		EXPECT_EQ(imported[kind] + rejected[kind], (CASES + NR_CK - 1 - kind) / NR_CK);
+		EXPECT_EQ(imported[kind] + rejected[kind], (cases + NR_CK - 1 - kind) / NR_CK);
 	}
 	printf("test_import_corrupt: %d corrupt captures, %d with a summary, %d gave two or more transitions, %d scenarios ran clean with every fix on\n",
-	       CASES, summaries, multi, ran);
+	       cases, summaries, multi, ran);
 	EXPECT_EQ(bad_cases, 0);
-	EXPECT_TRUE(summaries > 700);
-	EXPECT_TRUE(multi > CASES / NR_CK / 2);
-	EXPECT_TRUE(ran > 5000 / RUN_EVERY);
+	EXPECT_TRUE(summaries > cases / 14);
+	EXPECT_TRUE(multi > cases / NR_CK / 2);
+	EXPECT_TRUE(ran > cases / 2 / RUN_EVERY);
 	corrupt_case_free(&c);
 	corrupt_sources_free(&src);
 	return test_summary("test_import_corrupt");
