@@ -12,12 +12,12 @@
  * unreported in some runs.  Built in the ThreadSanitizer preset only.
  */
 #include <stdio.h>
-#include <string.h>
 #include <time.h>
 
 #include "device/device.h"
 #include "engine/threads.h"
 #include "kapi/kapi.h"
+#include "util/race_summary.h"
 #include "variants/variant.h"
 
 static int quiet_probe;		/* plain: nothing the kernel has orders it */
@@ -25,11 +25,9 @@ static int observed;
 static struct mutex writer_mtx, reader_mtx;
 static volatile int races;
 
-void __sanitizer_report_error_summary(const char *summary)
+DPM_UNINSTRUMENTED void __sanitizer_report_error_summary(const char *summary)
 {
-	if (strstr(summary, "ThreadSanitizer: data race"))
-		__atomic_add_fetch(&races, 1, __ATOMIC_RELAXED);
-	fprintf(stderr, "%s\n", summary);
+	dpm_race_summary(summary, &races);
 }
 
 static void writer(void *arg)
