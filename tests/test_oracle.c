@@ -113,6 +113,7 @@ static int judge(const struct ev *e, int n, bool async_possible)
 
 #define JUDGE(arr, async) judge(arr, (int)(sizeof(arr) / sizeof(arr[0])), async)
 #define CB(d, ph) { START, d, ph }, { END_OK, d, ph }
+#define SK(d, ph, why) { SKIP, d, ph, why }
 
 /* A whole correct transition, children first on suspend. */
 static const struct ev good[] = {
@@ -369,6 +370,25 @@ static void test_modern_rules(void)
 		CB(X, PH_COMPLETE), CB(G, PH_COMPLETE), CB(C, PH_COMPLETE),
 		CB(P, PH_COMPLETE), { PEND, 0, PH_COMPLETE }, { TEND_OK },
 	};
+	/* KV-3 before 6.1: g took direct_complete, a subordinate cleared
+	 * it, so main.c ran g's late/noirq/early callbacks and skipped its
+	 * resume step as not suspended.  Its suspend callback never ran:
+	 * nothing is left suspended. */
+	static const struct ev dc_cleared_resume_skipped[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_PREPARE }, CB(P, PH_PREPARE),
+		CB(C, PH_PREPARE), CB(G, PH_PREPARE), CB(X, PH_PREPARE),
+		{ PEND, 0, PH_PREPARE }, { PBEGIN, 0, PH_SUSPEND }, { DC, X },
+		{ DC, G }, CB(C, PH_SUSPEND), CB(P, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		CB(G, PH_SUSPEND_LATE), { PEND, 0, PH_SUSPEND_LATE },
+		{ PBEGIN, 0, PH_RESUME_EARLY }, CB(G, PH_RESUME_EARLY),
+		{ PEND, 0, PH_RESUME_EARLY }, { PBEGIN, 0, PH_RESUME },
+		CB(P, PH_RESUME), CB(C, PH_RESUME),
+		SK(G, PH_RESUME, SKIP_RUNTIME_SUSPENDED), { DR, X },
+		{ PEND, 0, PH_RESUME }, { PBEGIN, 0, PH_COMPLETE },
+		CB(X, PH_COMPLETE), CB(G, PH_COMPLETE), CB(C, PH_COMPLETE),
+		CB(P, PH_COMPLETE), { PEND, 0, PH_COMPLETE }, { TEND_OK },
+	};
 	static const struct ev dc_not_allowed[] = {
 		{ TBEGIN }, { PBEGIN, 0, PH_PREPARE }, CB(C, PH_PREPARE),
 		{ PEND, 0, PH_PREPARE }, { PBEGIN, 0, PH_SUSPEND }, { DC, C },
@@ -413,6 +433,7 @@ static void test_modern_rules(void)
 		      "consumer 'x' had not suspended when its supplier 'p' started suspend");
 	EXPECT_EQ(JUDGE(consumer_first, true), INV_RESUME_AFTER_PARENT);
 	EXPECT_EQ(JUDGE(dc_ok, true), -1);
+	EXPECT_EQ(JUDGE(dc_cleared_resume_skipped, true), -1);
 	EXPECT_EQ(JUDGE(dc_not_allowed, true), INV_ROLLBACK);
 	EXPECT_EQ(JUDGE(dc_over_active_child, true), INV_RESUME_AFTER_PARENT);
 	EXPECT_EQ(JUDGE(dc_never_resumed, true), INV_ROLLBACK);
@@ -458,7 +479,6 @@ static void test_modern_rules(void)
  * wake-up abort, devices registered late, devices the PM core never
  * handles, dpm_list order.  p <- c <- g, and x, a root.
  */
-#define SK(d, ph, why) { SKIP, d, ph, why }
 
 #define SUSPENDED_LATE(d) CB(d, PH_SUSPEND), CB(d, PH_SUSPEND_LATE)
 

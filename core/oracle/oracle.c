@@ -764,8 +764,17 @@ static void skip_resume_rpm(int dev, enum pm_phase p)
 	unsigned int f = cfg.dpm_flags ? cfg.dpm_flags[dev] : 0;
 	enum oracle_resume r = resume_kind();
 
-	if (st[dev].dc)
+	/* A direct-complete device's suspend callback never ran, so its
+	 * resume step has nothing to undo: it leaves suspend to runtime PM,
+	 * as with EV_DIRECT_RESUME.  So also when a subordinate cleared its
+	 * direct_complete after it was taken (KV-3): main.c then runs its
+	 * late, noirq and early callbacks, and before 6.1 skips its resume
+	 * step as not suspended. */
+	if (st[dev].dc) {
+		if (p == PH_RESUME)
+			st[dev].lvl = 0;
 		return;
+	}
 	if (p == PH_RESUME && !cfg.left_skips_resume)
 		check_fail(INV_SKIP,
 			   "'%s' skipped its resume callback: only direct_complete skips it",

@@ -530,8 +530,15 @@ void dpmk_links_add_for(int idx)
 				flags |= DL_FLAG_AUTOPROBE_CONSUMER;
 			if (sl->flags & DPMK_LINK_SYNC_STATE_ONLY)
 				flags |= DL_FLAG_SYNC_STATE_ONLY;
-			link = device_link_add(&con->dev, &sup->dev, flags);
-			if (!link) {
+			if (flags & DL_FLAG_SYNC_STATE_ONLY &&
+			    LINUX_VERSION_CODE < 0x050700) {
+				/* SYNC_STATE_ONLY links came with 5.7
+				 * (fw_devlink's proxies for a parent's child
+				 * nodes): a tree from before has none to make,
+				 * and its main.c none to wait for. */
+				dpmk_log("no sync-state-only link '%s' -> '%s': none before 5.7",
+					 sup->name, con->name);
+			} else if (!(link = device_link_add(&con->dev, &sup->dev, flags))) {
 				dpmk_log("device_link_add('%s' -> '%s', %#x) refused",
 					 sup->name, con->name, flags);
 			} else if (sl->flags & DPMK_LINK_DORMANT &&
