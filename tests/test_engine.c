@@ -266,14 +266,16 @@ static void test_admission(void)
 	 * the host starts the last 44 when every running one is blocked:
 	 * the last to block wakes it (one start per THREADS_POLL_MS look
 	 * made a million-device async chain quadratic).  A look may race
-	 * with a wake now and then; most starts may not wait for one. */
+	 * with a wake now and then (more often on a loaded machine, where
+	 * the last task to block can be preempted before it wakes the host);
+	 * half the starts may not wait for one (all 44 did). */
 	struct det_stats st;
 
 	finished = nstarted = 0;
 	EXPECT_EQ(threads_run(crowd_main, (void *)(intptr_t)300, &tc, &st), DET_DONE);
 	EXPECT_EQ(finished, 300);
 	EXPECT_EQ(st.peak_running, 300);
-	EXPECT_TRUE(st.late_starts <= 4);
+	EXPECT_TRUE(st.late_starts <= 22);
 }
 
 /*
@@ -281,7 +283,9 @@ static void test_admission(void)
  * while they queue for the lock they are running, not blocked, so the
  * host starts no thread beyond the 256 (a woken waiter counted blocked
  * until it had the lock made the host start ever more threads, and
- * every unlock woke them all).
+ * every unlock woke them all).  The first task holds the mutex while it
+ * spawns them, so 255 of them are on threads beside it, waiting, however
+ * slowly the machine runs: exactly 256 at the peak.
  */
 static struct mutex herd_mtx;
 
@@ -297,8 +301,10 @@ static void herd_member(void *arg)
 static void herd_main(void *arg)
 {
 	mutex_init(&herd_mtx);
+	mutex_lock(&herd_mtx);
 	for (int i = 0; i < 300; i++)
 		dpm_eng->spawn(herd_member, NULL, "h");
+	mutex_unlock(&herd_mtx);
 }
 
 static void test_herd(void)
