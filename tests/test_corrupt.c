@@ -19,6 +19,7 @@
  *   frame    a whole text framed differently: a UTF-8 BOM, CRLF or
  *            CR-only line ends, the header upper-case, missing, or
  *            behind a NUL, a \v or a line; cut inside the header
+ * and then, whatever the count, every text cut at every position (cut).
  * Each must be rejected with one non-empty line, or replay: run on the
  * model its header names (a violation's report, dpmrepro's output, must
  * show the same invariant again), and run clean with every fix on.  A case
@@ -40,10 +41,11 @@
 #define MAX_SRC 64
 
 enum kind { K_TEXT, K_PREFIX, K_HEADER, K_TAIL, K_CRASH, K_RANDOM, K_LINE,
-	    K_FRAME, NR_KIND };
+	    K_FRAME, NR_KIND, K_CUT = NR_KIND, NR_KIND_ALL };
 
-static const char *const kind_name[NR_KIND] = {
+static const char *const kind_name[NR_KIND_ALL] = {
 	"text", "prefix", "header", "tail", "crash", "random", "line", "frame",
+	"cut",
 };
 
 /* A scenario text changed as an editor or a user would: never run as
@@ -318,6 +320,71 @@ static void bad(int it, enum kind k, const char *what, const char *detail)
 			detail);
 }
 
+static struct run_result r, again;
+static FILE *devnull;
+static int load_rejected, pick_rejected, decoded, ran, violations, too_big;
+
+/* One case through dpmrepro's input step, and its runs. */
+static void check_case(int it, enum kind k, const char *b, size_t n)
+{
+	char err[512];
+	struct scenario s;
+	struct run_opts o = { 0 };
+	bool text;
+
+	case_trap_set("test_corrupt: case %d (%s) brought the process down", it,
+		      kind_name[k]);
+	/* An exact-size copy, so ASan sees a read past the end. */
+	char *exact = malloc(n ? n : 1);
+	int rc;
+
+	memcpy(exact, b, n);
+	rc = dpm_load(exact, n, &fuzz_limits, false, &s, &text, err, sizeof(err));
+	free(exact);
+	if (from_text(k) && !text) {
+		char d[64];
+
+		snprintf(d, sizeof(d), "%zu bytes", n);
+		bad(it, k, "a text read as fuzz bytes", d);
+	}
+	if (rc) {
+		load_rejected++;
+		if (!one_line(err))
+			bad(it, k, "a rejection not one line", err);
+		if (!text)
+			bad(it, k, "fuzz bytes rejected", err);
+		return;
+	}
+	decoded += !text;
+	if (dpm_pick(&s, NULL, NULL, &o, err, sizeof(err))) {
+		pick_rejected++;
+		if (!one_line(err))
+			bad(it, k, "a rejection not one line", err);
+		scenario_free(&s);
+		return;
+	}
+	if (s.ndev > 400 || s.cycles > 5) {
+		too_big++;	/* valid, but slow to run 10,000 times */
+		scenario_free(&s);
+		return;
+	}
+	ran++;
+	dpm_run(&s, &o, &r);
+	if (r.violated) {
+		/* What dpmrepro prints: the report replays it. */
+		violations++;
+		if (!dpm_report(&s, &o, devnull, 40, &again) ||
+		    again.id != r.id)
+			bad(it, k, "the report does not show it again",
+			    inv_name(r.id));
+	}
+	o.fixes = (1ULL << o.variant->nknobs) - 1;
+	dpm_run(&s, &o, &r);
+	if (r.violated)
+		bad(it, k, "a violation with every fix on", r.msg);
+	scenario_free(&s);
+}
+
 int main(int argc, char **argv)
 {
 	size_t biggest = 600;
@@ -344,11 +411,10 @@ int main(int argc, char **argv)
 	if (!ntexts || !ncrashes)
 		return test_summary("test_corrupt");
 
-	static struct run_result r, again;
-	FILE *devnull = fopen("/dev/null", "w");
 	char *b = malloc(2 * biggest + CASE_ROOM + 64);
-	int count[NR_KIND] = { 0 }, load_rejected = 0, pick_rejected = 0;
-	int decoded = 0, ran = 0, violations = 0, too_big = 0;
+	int count[NR_KIND_ALL] = { 0 };
+
+	devnull = fopen("/dev/null", "w");
 
 	EXPECT_TRUE(devnull && b);
 	if (!devnull || !b)
@@ -360,70 +426,26 @@ int main(int argc, char **argv)
 	for (int it = 0; it < cases; it++) {
 		enum kind k = next() % 2 ? K_TEXT : (enum kind)(1 + next() % (NR_KIND - 1));
 		size_t n = make_case(k, b);
-		struct scenario s;
-		struct run_opts o = { 0 };
-		bool text;
 
 		count[k]++;
-		case_trap_set("test_corrupt: case %d (%s) brought the process down", it,
-			      kind_name[k]);
-		/* An exact-size copy, so ASan sees a read past the end. */
-		char *exact = malloc(n ? n : 1);
-		int rc;
-
-		memcpy(exact, b, n);
-		rc = dpm_load(exact, n, &fuzz_limits, false, &s, &text, err, sizeof(err));
-		free(exact);
-		if (from_text(k) && !text) {
-			char d[64];
-
-			snprintf(d, sizeof(d), "%zu bytes", n);
-			bad(it, k, "a text read as fuzz bytes", d);
-		}
-		if (rc) {
-			load_rejected++;
-			if (!one_line(err))
-				bad(it, k, "a rejection not one line", err);
-			if (!text)
-				bad(it, k, "fuzz bytes rejected", err);
-			continue;
-		}
-		decoded += !text;
-		if (dpm_pick(&s, NULL, NULL, &o, err, sizeof(err))) {
-			pick_rejected++;
-			if (!one_line(err))
-				bad(it, k, "a rejection not one line", err);
-			scenario_free(&s);
-			continue;
-		}
-		if (s.ndev > 400 || s.cycles > 5) {
-			too_big++;	/* valid, but slow to run 10,000 times */
-			scenario_free(&s);
-			continue;
-		}
-		ran++;
-		dpm_run(&s, &o, &r);
-		if (r.violated) {
-			/* What dpmrepro prints: the report replays it. */
-			violations++;
-			if (!dpm_report(&s, &o, devnull, 40, &again) ||
-			    again.id != r.id)
-				bad(it, k, "the report does not show it again",
-				    inv_name(r.id));
-		}
-		o.fixes = (1ULL << o.variant->nknobs) - 1;
-		dpm_run(&s, &o, &r);
-		if (r.violated)
-			bad(it, k, "a violation with every fix on", r.msg);
-		scenario_free(&s);
+		check_case(it, k, b, n);
 	}
-	printf("test_corrupt: %d cases (", cases);
-	for (int k = 0; k < NR_KIND; k++)
+	/* Every text cut at every position: the sweep, whatever CASES. */
+	int cuts = 0;
+
+	for (int t = 0; t < ntexts; t++)
+		for (size_t n = 0; n < texts[t].len; n++) {
+			memcpy(b, texts[t].buf, n);
+			count[K_CUT]++;
+			check_case(cases + cuts++, K_CUT, b, n);
+		}
+	printf("test_corrupt: %d cases (", cases + cuts);
+	for (int k = 0; k < NR_KIND_ALL; k++)
 		printf("%s%s %d", k ? ", " : "", kind_name[k], count[k]);
 	printf("): %d rejected by the parser, %d by the model's names; %d ran (%d decoded as fuzz bytes, %d violations replayed), %d too big to run\n",
 	       load_rejected, pick_rejected, ran, decoded, violations, too_big);
 	EXPECT_EQ(bad_cases, 0);
-	EXPECT_EQ(load_rejected + pick_rejected + ran + too_big, cases);
+	EXPECT_EQ(load_rejected + pick_rejected + ran + too_big, cases + cuts);
 	/* Every path is taken, and often. */
 	for (int k = 0; k < NR_KIND; k++)
 		EXPECT_TRUE(count[k] > 500);
