@@ -534,24 +534,6 @@ static bool run_all(struct check *k, int jobs, double limit)
 
 /* ---- the report ---- */
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void repro_cmd(const struct check *k, int id, const char *argv0,
 		      char *buf, size_t n)
 {
@@ -675,11 +657,11 @@ static void report_json(const struct check *k, bool complete, double wall,
 
 	verdict(k, complete, v, sizeof(v));
 	printf("{\"variant\":");
-	json_str(stdout, k->ro.variant->name);
+	dpm_json_str(stdout, k->ro.variant->name, false);
 	printf(",\"fixes\":");
-	json_str(stdout, k->fixes);
+	dpm_json_str(stdout, k->fixes, false);
 	printf(",\"mode\":\"%s\",\"bound\":", explore_mode_name(k->co.explore.mode));
-	json_str(stdout, k->bound);
+	dpm_json_str(stdout, k->bound, false);
 	printf(",\"max_devices\":%d,\"complete\":%s,\"wall_seconds\":%.3f,\"rows\":[",
 	       k->sp.b.devices, complete ? "true" : "false", wall);
 	const char *sep = "";
@@ -726,14 +708,14 @@ static void report_json(const struct check *k, bool complete, double wall,
 		repro_cmd(k, i, argv0, cmd, sizeof(cmd));
 		printf("%s\"%s\":{\"devices\":%d,\"features\":%d,\"schedule_bytes\":%zu,\"command\":",
 		       sep, inv_name(i), f->devices, f->features, f->nsched);
-		json_str(stdout, cmd);
+		dpm_json_str(stdout, cmd, false);
 		printf(",\"scenario\":");
-		json_str(stdout, f->text);
+		dpm_json_str(stdout, f->text, false);
 		printf("}");
 		sep = ",";
 	}
 	printf("},\"verdict\":");
-	json_str(stdout, v);
+	dpm_json_str(stdout, v, false);
 	printf("}\n");
 }
 

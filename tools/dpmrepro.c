@@ -217,24 +217,6 @@ static char *text_with_header(const struct scenario *s, const struct run_opts *o
 	return scenario_print(&c);
 }
 
-static void json_string(const char *t)
-{
-	putchar('"');
-	for (; *t; t++) {
-		unsigned char ch = (unsigned char)*t;
-
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch == '\n')
-			printf("\\n");
-		else if (ch < 0x20)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
-	}
-	putchar('"');
-}
-
 /* The trace lines of the task that broke the invariant, for the summary. */
 #define SUMMARY_TASK_LINES 8
 
@@ -288,7 +270,7 @@ static void summary_task_trace(void)
 	char task[128];
 
 	snprintf(task, sizeof(task), "%.*s", (int)vtlen, viol + vt);
-	json_string(task);
+	dpm_json_str(stdout, task, false);
 	printf(",\"task_trace\":[");
 	for (l = log; vtlen && l < viol; l += len + (l[len] == '\n')) {
 		len = strcspn(l, "\n");
@@ -306,7 +288,7 @@ static void summary_task_trace(void)
 		log_fields(l, len, &t, &tlen, &w);
 		snprintf(line, sizeof(line), "%.*s", (int)(len - w), l + w);
 		printf("%s", k > first ? "," : "");
-		json_string(line);
+		dpm_json_str(stdout, line, false);
 	}
 	putchar(']');
 }
@@ -337,22 +319,22 @@ static int summary_json(struct scenario *s, const struct run_opts *o)
 			res += r.phase_ns[p];
 	}
 	printf("{\"variant\":");
-	json_string(o->variant->name);
+	dpm_json_str(stdout, o->variant->name, false);
 	printf(",\"knobs\":[");
 	for (int k = 0, n = 0; k < o->variant->nknobs; k++) {
 		if (!(o->fixes & (1ULL << k)))
 			continue;
 		printf("%s", n++ ? "," : "");
-		json_string(o->variant->knobs[k].name);
+		dpm_json_str(stdout, o->variant->knobs[k].name, false);
 	}
 	printf("],\"devices\":%d,\"cycles\":%d,\"violation\":", s->ndev,
 	       s->cycles);
 	if (r.violated)
-		json_string(inv_name(r.id));
+		dpm_json_str(stdout, inv_name(r.id), false);
 	else
 		printf("null");
 	printf(",\"message\":");
-	json_string(r.violated ? r.msg : "");
+	dpm_json_str(stdout, r.violated ? r.msg : "", false);
 	/* The message's lines after the first: a hang's blocked tasks. */
 	printf(",\"details\":[");
 	for (const char *l = r.violated ? strchr(r.msg, '\n') : NULL, *sep = "";
@@ -364,7 +346,7 @@ static int summary_json(struct scenario *s, const struct run_opts *o)
 		len = strcspn(l, "\n");
 		snprintf(line, sizeof(line), "%.*s", (int)len, l);
 		printf("%s", sep);
-		json_string(line);
+		dpm_json_str(stdout, line, false);
 		l += len;
 	}
 	printf("]");

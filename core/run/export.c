@@ -4,23 +4,8 @@
 #include <string.h>
 
 #include "run.h"
+#include "../util/esc.h"
 #include "../util/xalloc.h"
-
-static void json_str(FILE *f, const char *t)
-{
-	fputc('"', f);
-	for (; *t; t++) {
-		unsigned char c = (unsigned char)*t;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 /* The start event of each end event (same task, device and phase); a
  * start that never ended (the run stopped in it) is marked -2. */
@@ -73,7 +58,7 @@ int export_trace_json(const struct scenario *s, FILE *f)
 			continue;
 		fprintf(f, "%s{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":",
 			SEP(), t);
-		json_str(f, nm);
+		dpm_json_str(f, nm, false);
 		fprintf(f, "}}");
 	}
 	int flow = 0;
@@ -88,11 +73,11 @@ int export_trace_json(const struct scenario *s, FILE *f)
 			snprintf(name, sizeof(name), "%s %s", s->dev[v->dev].name,
 				 pm_phase_name(v->phase));
 			fprintf(f, "%s{\"ph\":\"X\",\"name\":", SEP());
-			json_str(f, name);
+			dpm_json_str(f, name, false);
 			fprintf(f, ",\"cat\":\"%s\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"device\":",
 				pm_phase_name(v->phase), v->tid, us(b->ts),
 				us(v->ts - b->ts));
-			json_str(f, s->dev[v->dev].name);
+			dpm_json_str(f, s->dev[v->dev].name, false);
 			fprintf(f, ",\"error\":%d}}", v->err);
 		} else if (v->kind == TEV_START && start[i] == -2) {
 			/* A callback that never ended: an open slice. */
@@ -136,24 +121,6 @@ static void html_esc(FILE *f, const char *t)
 			fputc(*t, f);
 	}
 }
-
-/* A JSON string that is safe inside <script>: no "</script>" in it. */
-static void json_str_html(FILE *f, const char *t)
-{
-	fputc('"', f);
-	for (; *t; t++) {
-		unsigned char c = (unsigned char)*t;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static const char *const phase_colour[NR_PHASES] = {
 	"#7fb3d5", "#2e86c1", "#1b4f72", "#5b2c6f",
 	"#a569bd", "#45b39d", "#28b463", "#b7950b",
@@ -631,7 +598,7 @@ static void html_data(FILE *f, const struct scenario *s, const struct run_result
 	fputs("],\n\"devs\":[", f);
 	for (int i = 0; i < s->ndev; i++) {
 		fputs(i ? ",[" : "[", f);
-		json_str_html(f, s->dev[i].name);
+		dpm_json_str(f, s->dev[i].name, true);
 		fprintf(f, ",%d,%d]", s->dev[i].parent, s->dev[i].async || s->dev[i].pci);
 	}
 	fputs("],\n\"rows\":[", f);
@@ -643,7 +610,7 @@ static void html_data(FILE *f, const struct scenario *s, const struct run_result
 		fputs(row ? "," : "", f);
 		if (t < nt) {
 			fputs("[", f);
-			json_str_html(f, run_task_name(t));
+			dpm_json_str(f, run_task_name(t), true);
 			fputs(",0]", f);
 		} else if (first_row) {
 			fprintf(f, "[\"async jobs (%d lanes)\",1]", lanes);
@@ -658,7 +625,7 @@ static void html_data(FILE *f, const struct scenario *s, const struct run_result
 		if (!ts[t].seen)
 			continue;
 		fprintf(f, "%s\"%d\":[", first ? "" : ",", t);
-		json_str_html(f, run_task_name(t));
+		dpm_json_str(f, run_task_name(t), true);
 		fprintf(f, ",%d]", ts[t].row);
 		first = false;
 	}
@@ -729,9 +696,9 @@ static void html_data(FILE *f, const struct scenario *s, const struct run_result
 	fputs(",\n\"viol\":", f);
 	if (viol >= 0 && r->violated) {
 		fputs("{\"id\":", f);
-		json_str_html(f, inv_name(r->id));
+		dpm_json_str(f, inv_name(r->id), true);
 		fputs(",\"msg\":", f);
-		json_str_html(f, r->msg);
+		dpm_json_str(f, r->msg, true);
 		fputs(",\"t\":", f);
 		json_us(f, e[viol].ts);
 		fprintf(f, ",\"k\":%d,\"tid\":%d,\"cb\":%d}", viol, e[viol].tid, vcb);

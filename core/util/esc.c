@@ -98,3 +98,21 @@ void dpm_one_line(char *msg, size_t size)
 	msg[at] = '\0';
 	free(copy);
 }
+
+void dpm_json_str(FILE *f, const char *s, bool html)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c < 0x20 || (html && (c == '<' || c == '>' || c == '&')))
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}

@@ -11,7 +11,9 @@
 #ifndef DPM_UTIL_ESC_H
 #define DPM_UTIL_ESC_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Characters of a value shown at most: the first DPM_ESC_HEAD, "...",
@@ -36,5 +38,10 @@ const char *dpm_esc(char *out, const char *s, size_t n);
  * Every program passes its error line through this before printing it,
  * so no byte of a value that reached a message unshown can end it. */
 void dpm_one_line(char *msg, size_t size);
+
+/* s as a JSON string on f, quotes included: '"' and '\\' escaped, a line
+ * end as \n, other control bytes as \u00XX; html: '<', '>' and '&' as
+ * \u00XX too, so the string is safe inside a <script> element. */
+void dpm_json_str(FILE *f, const char *s, bool html);
 
 #endif
