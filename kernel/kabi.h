@@ -34,7 +34,7 @@
 
 #include "../core/event/event.h"
 
-#define DPMK_ABI_VERSION 2
+#define DPMK_ABI_VERSION 3
 
 #define DPMK_SIZEOF_MUTEX	64
 #define DPMK_SIZEOF_COMPLETION	64
@@ -225,6 +225,13 @@ struct dpmk_tree {
 	 * 'usb1'"), for LIVENESS reports: the length written, 0 if the
 	 * object is not the tree's. */
 	int (*describe)(const void *obj, char *buf, unsigned long n);
+	/* The explorable copy of the tree only (kernel/rt/footprint.c;
+	 * NULL in the tree's own object): which scenario device's memory p
+	 * is in, freed or not, as device index * 4 + part (0 its struct
+	 * device and the runtime's struct around it, 1 its device_private,
+	 * 2 its wakeup source, 3 the runtime's per-device slots), the
+	 * offset in *off; -1 if none. */
+	long (*locate)(const void *p, unsigned long *off);
 };
 
 /* ---- what the host offers the kernel side ----

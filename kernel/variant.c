@@ -37,6 +37,8 @@ const struct diff_config kernel_diff[] = { { .fixes = "all" }, { 0 } };
 
 static const struct dpmk_tree *tree(void)
 {
+	if (pm_variant_explore_copy && pm_variant->kernel_explore)
+		return pm_variant->kernel_explore;
 	return pm_variant->kernel;
 }
 

@@ -3,9 +3,10 @@
  * A kernel tree as a registry entry (kernel/variant.c): the build writes
  * one definition per tree configured,
  *	KERNEL_VARIANT(variant_kernel_6_12_118, "kernel-6.12.118",
- *		       dpmk_tree_6_12_118, "modern", 0,
+ *		       dpmk_tree_6_12_118, &dpmk_tree_6_12_118_x, "modern", 0,
  *		       KERNEL_KNOB_KV2, KERNEL_KNOB_KV5);
- * "modern" the model fuzz_diff compares it with, or NULL; 0 the features
+ * &dpmk_tree_6_12_118_x the tree's explorable copy or NULL (a build
+ * without one: kernel/CMakeLists.txt); "modern" the model fuzz_diff compares it with, or NULL; 0 the features
  * only some trees have (VF_LEAVE_SUSPENDED); then the tree's knobs: the
  * findings no kernel commit fixes yet, and the kernel fixes the tree
  * lacks whose bug the harness can stand in for (the build reads which
@@ -77,7 +78,7 @@ extern const struct diff_config kernel_diff[];
 	.bug = "LIVENESS", .needs = "", .detector = "fuzz",                  \
 	.no_worker_limit = true }
 
-#define KERNEL_VARIANT(sym, name_, tree, diff_with_, feat_, ...)            \
+#define KERNEL_VARIANT(sym, name_, tree, xtree, diff_with_, feat_, ...)     \
 	extern const struct dpmk_tree tree;                                 \
 	static const struct knob sym##_knobs[] = { __VA_ARGS__ };           \
 	const struct pm_variant sym = {                                     \
@@ -94,6 +95,7 @@ extern const struct diff_config kernel_diff[];
 		.diff_with = diff_with_,                                    \
 		.ops = &kernel_variant_ops,                                 \
 		.kernel = &tree,                                            \
+		.kernel_explore = (xtree),                                  \
 	}
 
 #endif

@@ -781,7 +781,7 @@ static int run_main(int argc, char **argv)
 	if (jobs == 0)
 		jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	b.features = v->features;
-	b.all_errnos = a.errnos ? !strcmp(a.errnos, "all") : !explore_variant_visible(v);
+	b.all_errnos = a.errnos ? !strcmp(a.errnos, "all") : v->kernel != NULL;
 	k.co.explore.opaque = !explore_variant_visible(v);
 	k.co.run = &k.ro;
 	knobs_format(v, k.ro.fixes, k.fixes, sizeof(k.fixes));

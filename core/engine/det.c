@@ -503,6 +503,16 @@ enum det_outcome det_run(void (*fn)(void *), void *arg,
 	return outcome;
 }
 
+bool det_own_stack(const void *p)
+{
+	const char *c = p, *lo;
+
+	if (!cur || cur == &host || !cur->fib.stack)
+		return false;
+	lo = cur->fib.stack;
+	return c >= lo && c < lo + cur->fib.stack_size;
+}
+
 int det_unfinished(struct det_task_info *out, int max)
 {
 	int n = 0;

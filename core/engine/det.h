@@ -68,6 +68,9 @@ extern const struct dpm_engine det_engine;
  * the run is over.
  */
 enum det_hook_ev { DH_RUN, DH_SPAWN, DH_TIMER, DH_END };
+/* p lies on the stack of the task running now (not the host's): memory
+ * no other task sees unless handed a pointer to it. */
+bool det_own_stack(const void *p);
 extern void (*det_hook)(enum det_hook_ev ev, int a, int b);
 
 #endif

@@ -32,8 +32,10 @@
 
 #include "../device/device.h"
 #include "../engine/det.h"
+#include "../kapi/access.h"
 #include "../kapi/kapi.h"
 #include "../util/xalloc.h"
+#include "kabi.h"
 
 /* The end of the program's data and bss (glibc, every Unix linker):
  * objects below it are static and keep their address from run to run;
@@ -59,7 +61,7 @@ int explore_mode_parse(const char *s)
 
 bool explore_variant_visible(const struct pm_variant *v)
 {
-	return v->model != NULL;
+	return v->model != NULL || v->kernel_explore != NULL;
 }
 
 /* ---- object keys, the same in every run of a scenario ---- */
@@ -157,6 +159,15 @@ static struct {
 	int ndev_base, dev_cached;
 	size_t dev_size;
 	bool static_ok;		/* &end separates static from heap */
+	/* A kernel tree's explorable copy (kernel/rt/footprint.c): its
+	 * every load and store comes through on_mem(), its devices' memory
+	 * is named by its locate(). */
+	const struct dpmk_tree *kern;
+	/* This step's plain-memory accesses so far (on_mem), to add each
+	 * word once: open addressing, an entry valid for step .gen only
+	 * (steps are numbered across runs by step_gen). */
+	struct memseen { uint64_t key; uint64_t gen; uint8_t kind; } *seen;
+	uint64_t step_gen;
 	/* Oracle relations: related[d] lists the devices whose oracle
 	 * state an event of d reads. */
 	int **related;
@@ -317,6 +328,15 @@ static uint64_t obj_key(const void *obj, long idx)
 				return KEY_DEV | (uint64_t)i << 40 |
 				       (uint64_t)(p - b) << 8 | (uint64_t)(idx & 0xff);
 		}
+	}
+	if (X.kern) {
+		unsigned long off;
+		long id = X.kern->locate(p, &off);
+
+		if (id >= 0)
+			return KEY_DEV | (uint64_t)(id >> 2) << 40 |
+			       ((uint64_t)(id & 3) << 28 | (off & 0xfffffff)) << 8 |
+			       (uint64_t)(idx & 0xff);
 	}
 	if (X.static_ok && p < &end)
 		return KEY_STATIC | (uint64_t)(uintptr_t)p | (uint64_t)idx << 47;
@@ -492,6 +512,52 @@ static void on_access(const void *obj, long idx, enum kapi_acc acc)
 }
 
 /* ---- the oracle's state as objects ---- */
+
+#define MEMSEEN 1024
+/* Plain memory is keyed by words of this many bytes: two accesses that
+ * overlap share a word whatever their sizes (a bit-field's wider load
+ * included); small, so that neighbouring variables stay apart. */
+#define MEM_WORD 4
+
+/*
+ * A plain load or store of the explorable kernel copy (kapi_mem_hook):
+ * each word it touches, keyed like any object (a device's memory
+ * by device and offset, a static by address, the rest of the heap as one
+ * object), once per step.  The running task's own stack is its own.
+ */
+static void on_mem(const void *p, unsigned long size, int write)
+{
+	if (!X.in_run || X.cur < 0 || !size || det_own_stack(p))
+		return;
+	uintptr_t a = (uintptr_t)p & ~(uintptr_t)(MEM_WORD - 1);
+	uintptr_t last = ((uintptr_t)p + size - 1) & ~(uintptr_t)(MEM_WORD - 1);
+	uint8_t kind = write && X.eo->brk != EXB_MEM_READ ? K_W : K_R;
+
+	for (; a <= last; a += MEM_WORD) {
+		uint64_t key = obj_key((const void *)a, 0);
+		uint64_t h = key * 0x9e3779b97f4a7c15ULL;
+		struct memseen *m = NULL;
+
+		for (int i = 0; i < 8; i++) {
+			struct memseen *t = &X.seen[(h >> 50) + (uint64_t)i & (MEMSEEN - 1)];
+
+			if (t->gen != X.step_gen || t->key == key) {
+				m = t;
+				break;
+			}
+		}
+		if (m && m->gen == X.step_gen && m->key == key) {
+			if ((m->kind | kind) == m->kind)
+				continue;
+			m->kind |= kind;
+		} else if (m) {
+			*m = (struct memseen){ key, X.step_gen, kind };
+		}
+		add_acc(key, kind);
+		if (a + MEM_WORD < a)
+			break;
+	}
+}
 
 static void oracle_rel_free(void)
 {
@@ -722,6 +788,7 @@ static void on_det(enum det_hook_ev ev, int a, int b)
 	switch (ev) {
 	case DH_RUN: {
 		close_event();
+		X.step_gen++;
 		task_reserve(a);
 		struct event e = {
 			.tid = a, .local = X.task_nev[a]++, .node = X.pending_node,
@@ -1432,6 +1499,14 @@ int explore_scenario(const struct scenario *s, const struct run_opts *o0,
 
 	X.nnodes = 0;
 	X.branch = 0;
+	X.kern = !eo->opaque && o.variant->kernel_explore &&
+		 o.variant->kernel_explore->locate ? o.variant->kernel_explore : NULL;
+	if (X.kern) {
+		if (!X.seen)
+			X.seen = dpm_xcalloc(MEMSEEN, sizeof(*X.seen));
+		pm_variant_explore_copy = true;
+		kapi_mem_hook = on_mem;
+	}
 	kapi_access_hook = on_access;
 	det_hook = on_det;
 	for (;;) {
@@ -1501,6 +1576,9 @@ int explore_scenario(const struct scenario *s, const struct run_opts *o0,
 			break;
 	}
 	kapi_access_hook = NULL;
+	kapi_mem_hook = NULL;
+	pm_variant_explore_copy = false;
+	X.kern = NULL;
 	det_hook = NULL;
 	r->classes = classes.n;
 	free(classes.v);

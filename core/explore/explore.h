@@ -16,9 +16,11 @@
  * dependent when they touch the same object and one writes it; the
  * objects are what kapi_access_hook and the event bus report (a
  * completion, a lock, a list, a device's reference count, memory or
- * oracle state, async_error ...).  A variant whose code the hooks do not
- * see whole (no struct model_ops: the kernel variants) is opaque: every
- * step depends on every other.
+ * oracle state, async_error ...).  A kernel variant's steps are seen
+ * through its explorable copy (kernel/rt/footprint.c: every load and
+ * store of main.c and the runtime); one without a copy in this build
+ * (a sanitizer or gcc build) is opaque: every step depends on every
+ * other.
  */
 #ifndef DPM_EXPLORE_H
 #define DPM_EXPLORE_H
@@ -39,6 +41,7 @@ enum explore_break {
 	EXB_NONE,
 	EXB_COMPLETION_READ,	/* complete_all() counted as a read */
 	EXB_NO_ORACLE,		/* oracle events touch nothing */
+	EXB_MEM_READ,		/* a kernel tree's plain stores counted as loads */
 	NR_EXPLORE_BREAKS
 };
 

@@ -45,4 +45,12 @@ extern void (*kapi_access_hook)(const void *obj, long idx, enum kapi_acc acc);
 	} while (0)
 #define KAPI_ACCESS(obj, acc) KAPI_ACCESS_IDX(obj, 0, acc)
 
+/*
+ * Plain memory: size bytes at p read (write 0) or written (1) by the
+ * running task.  Only code compiled to report every load and store calls
+ * it: the explorable copy of a kernel tree (kernel/rt/footprint.c), whose
+ * main.c the search cannot read otherwise.  NULL when nobody listens.
+ */
+extern void (*kapi_mem_hook)(const void *p, unsigned long size, int write);
+
 #endif

@@ -8,6 +8,7 @@
 
 void (*kapi_obj_check)(const void *obj, const char *op);
 void (*kapi_access_hook)(const void *obj, long idx, enum kapi_acc acc);
+void (*kapi_mem_hook)(const void *p, unsigned long size, int write);
 
 void kapi_bug(const char *what)
 {

@@ -7,6 +7,7 @@
 #include "variant.h"
 
 const struct pm_variant *pm_variant;
+bool pm_variant_explore_copy;
 uint64_t dpm_fixes;
 
 /* Compares two version strings number by number ("6.12.9" < "6.12.10"). */

@@ -134,6 +134,10 @@ struct pm_variant {
 	const struct variant_ops *ops;
 	const struct model_ops *model;	/* the hand-written models only */
 	const struct dpmk_tree *kernel;	/* the kernel variants only */
+	/* The same tree built to report every load and store (its
+	 * explorable copy, kernel/rt/footprint.c), for the exhaustive
+	 * search; NULL when the build has none. */
+	const struct dpmk_tree *kernel_explore;
 };
 
 /* dbd4bccd9662's READ_ONCE()/WRITE_ONCE() of async_error: a knob of every
@@ -148,6 +152,9 @@ struct pm_variant {
 #define KNOBS_TEXT_MAX (SCN_FIXES_MAX + 1)
 
 extern const struct pm_variant *pm_variant;	/* of the current run */
+/* Runs use a kernel variant's explorable copy (.kernel_explore) when it
+ * has one: set by the exhaustive search (core/explore) around its runs. */
+extern bool pm_variant_explore_copy;
 extern uint64_t dpm_fixes;			/* bit i: knob i is on */
 
 static inline bool fix_on(int knob)

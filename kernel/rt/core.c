@@ -199,7 +199,13 @@ struct device *get_device(struct device *dev)
 		uaf(idx, "get_device");
 		return dev;
 	}
-	if (kref_get_return(&dev->kobj.kref) <= 1)
+	int n;
+
+	DPMK_QUIET_BEGIN();
+	n = kref_get_return(&dev->kobj.kref);
+	DPMK_QUIET_END();
+	DPMK_COUNTED(&dev->kobj.kref.refcount.counter, 0);
+	if (n <= 1)
 		dpmk_host_bug("get_device() on a device whose last reference is gone");
 	return dev;
 }
@@ -219,10 +225,14 @@ static void device_release(struct device *dev)
 	else
 		dpmk_host_bug("a device without a release function");
 	/* The private part goes after the release, as in core.c. */
-	if (quarantining)
+	if (quarantining) {
+		DPMK_QUIET_BEGIN();
 		quarantine_p[idx] = p;
-	else
+		DPMK_QUIET_END();
+	} else {
+		dpmk_fp_note(idx, 1, NULL);
 		free(p);
+	}
 	put_device(held);
 }
 
@@ -237,7 +247,11 @@ void put_device(struct device *dev)
 		uaf(idx, "put_device");
 		return;
 	}
+	DPMK_QUIET_BEGIN();
 	left = kref_put_return(&dev->kobj.kref);
+	DPMK_QUIET_END();
+	/* References commute, but for the last one. */
+	DPMK_COUNTED(&dev->kobj.kref.refcount.counter, left == 0);
 	if (left < 0)
 		dpmk_host_bug("put_device(): reference count underflow");
 	if (left == 0)
@@ -267,8 +281,12 @@ void dpmk_worker_start(void (*fn)(void *), void *arg, const char *name)
 
 	if (!w)
 		dpmk_host_bug("worker: out of memory");
+	/* Handed to the new task only, which its creation orders after
+	 * these writes: nothing shared for the search. */
+	DPMK_QUIET_BEGIN();
 	w->fn = fn;
 	w->arg = arg;
+	DPMK_QUIET_END();
 	if (__atomic_fetch_add(&dpmk_run.workers, 1, __ATOMIC_ACQ_REL) == 0)
 		reinit_completion(&dpmk_run.workers_done);
 	dpmk_host_spawn(worker_main, w, name);
@@ -307,6 +325,7 @@ void dpmk_dev_release(struct device *dev)
 	dpmk_log("'%s' released: last reference dropped", d->name);
 	dpmk_emit(EV_FREED, idx, -1, 0, 0, 0, NULL);
 	/* A wakeup source device_pm_remove() did not detach (no PM). */
+	dpmk_fp_note(idx, 2, NULL);
 	free(d->dev.power.wakeup);
 	d->dev.power.wakeup = NULL;
 	spin_lock(&registry_lock);
@@ -319,17 +338,21 @@ void dpmk_dev_release(struct device *dev)
 		dpmk_worker_start(release_unregister_fn, (void *)(long)target, name);
 	}
 	if (!quarantining) {
+		dpmk_fp_note(idx, 0, NULL);
 		free(d);
 		return;
 	}
 	__asan_poison_memory_region(d, sizeof(*d));
+	DPMK_QUIET_BEGIN();
 	__atomic_store_n(&quarantine[idx], d, __ATOMIC_RELAXED);
 	quarantine_index(idx, d);
 	__atomic_fetch_add(&dpmk_freed_devices, 1, __ATOMIC_RELAXED);
+	DPMK_QUIET_END();
 }
 
 void dpmk_quarantine_free(void)
 {
+	dpmk_fp_reset(0);
 	for (int i = 0; i < dpmk_run.ndev; i++) {
 		if (quarantine && quarantine[i]) {
 			__asan_unpoison_memory_region(quarantine[i], sizeof(struct dpmk_dev));
@@ -357,6 +380,7 @@ void dpmk_core_reset(void)
 
 	while (slots < 4 * (size_t)n)
 		slots *= 2;
+	dpmk_fp_reset(n);
 	quarantine = calloc(n, sizeof(*quarantine));
 	quarantine_p = calloc(n, sizeof(*quarantine_p));
 	qindex = calloc(slots, sizeof(*qindex));
@@ -403,6 +427,7 @@ static int device_private_init(struct device *dev)
 	dev->p = calloc(1, sizeof(*dev->p));
 	if (!dev->p)
 		return -ENOMEM;
+	dpmk_fp_note(to_dpmk(dev)->idx, 1, dev->p);
 	dev->p->device = dev;
 	klist_init(&dev->p->klist_children, klist_children_get,
 		   klist_children_put);
@@ -761,3 +786,4 @@ int dpmk_refs_expected(struct dpmk_dev *d, int children)
 		want++;
 	return want + dpmk_link_refs(&d->dev);
 }
+

@@ -77,6 +77,9 @@ void dpmk_events_reset(void)
 	hand_seq = calloc(dpmk_run.ndev ? dpmk_run.ndev : 1, sizeof(*hand_seq));
 	if (!handler_task || !hand_seq)
 		dpmk_host_bug("events: out of memory");
+	/* Per device: the search keys them with the device (footprint.c). */
+	dpmk_fp_note_array(0, handler_task, sizeof(*handler_task));
+	dpmk_fp_note_array(1, hand_seq, sizeof(*hand_seq));
 	hand_next = 0;
 	remover_task = -1;
 	dpmk_run.phase = -1;
@@ -170,8 +173,15 @@ static void handled(struct device *dev)
 	struct dpmk_dev *d = to_dpmk(dev);
 
 	WR(d->handled_inst, phase_inst());
+	long long seq;
+
 	WR(handler_task[d->idx], dpmk_host_task_id());
-	WR(hand_seq[d->idx], __atomic_add_fetch(&hand_next, 1, __ATOMIC_RELAXED));
+	/* The order in which a task took its devices in hand is for reports
+	 * only (dpmk_in_hand_now()): no shared state to the search. */
+	DPMK_QUIET_BEGIN();
+	seq = __atomic_add_fetch(&hand_next, 1, __ATOMIC_RELAXED);
+	DPMK_QUIET_END();
+	WR(hand_seq[d->idx], seq);
 	dpmk_emit(EV_HANDLED, d->idx, dpmk_phase_now(), 0, 0, 0, NULL);
 }
 

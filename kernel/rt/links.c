@@ -115,7 +115,10 @@ int device_links_read_lock(void)
 	for (;;) {
 		int idx = __atomic_load_n(&srcu_epoch, __ATOMIC_RELAXED);
 
+		DPMK_QUIET_BEGIN();
 		__atomic_fetch_add(&srcu_count[idx], 1, __ATOMIC_RELAXED);
+		DPMK_QUIET_END();
+		DPMK_COUNTED(&srcu_count[idx], 0);
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		if (__atomic_load_n(&srcu_epoch, __ATOMIC_RELAXED) == idx)
 			return idx;
@@ -126,7 +129,15 @@ int device_links_read_lock(void)
 
 void device_links_read_unlock(int idx)
 {
-	if (__atomic_sub_fetch(&srcu_count[idx], 1, __ATOMIC_RELEASE))
+	int left;
+
+	/* Readers' counts commute (which one leaves last only decides who
+	 * reads srcu_waiting). */
+	DPMK_QUIET_BEGIN();
+	left = __atomic_sub_fetch(&srcu_count[idx], 1, __ATOMIC_RELEASE);
+	DPMK_QUIET_END();
+	DPMK_COUNTED(&srcu_count[idx], 0);
+	if (left)
 		return;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&srcu_waiting, __ATOMIC_RELAXED))
@@ -183,6 +194,7 @@ static void link_release_fn(void *arg)
 	spin_lock(&all_links_lock);
 	list_del(&l->all);
 	spin_unlock(&all_links_lock);
+	dpmk_fp_forget(l);
 	free(l);
 }
 
@@ -451,6 +463,8 @@ struct device_link *device_link_add(struct device *consumer,
 		link = NULL;
 		goto out;
 	}
+	/* The search keys a link by its ends (footprint.c). */
+	dpmk_fp_note_obj(l, sizeof(*l), to_dpmk(supplier)->idx, to_dpmk(consumer)->idx);
 	link = &l->link;
 	atomic_set(&link->rpm_active, 1);
 	link->supplier = get_device(supplier);

@@ -189,4 +189,48 @@ int dpmk_index(const struct device *dev);
 
 void dpmk_publish_list_order(void);
 
+/* The explorable copy's footprint runtime (footprint.c): the memory of
+ * scenario device idx, by part (0 its struct dpmk_dev, 1 its
+ * device_private, 2 its wakeup source; NULL: freed), for the search's
+ * keys; dpmk_fp_reset(n) forgets every part and makes room for n
+ * devices; dpmk_fp_reset(0) at the end of a run, before anything is
+ * freed, forgets the arrays too. */
+/* Between DPMK_QUIET_BEGIN() and _END() (no scheduling point there) the
+ * runtime's own bookkeeping, which the search must not take for state
+ * main.c shares (the quarantine, which a device's release event stands
+ * for; the order of reports): not reported. */
+#ifdef DPMK_EXPLORE
+void dpmk_fp_note(int idx, int part, const void *base);
+void dpmk_fp_reset(int n);
+/* An array of the runtime's with one element per scenario device
+ * (slot 0 to 3; NULL: none), keyed with the device as its part 3. */
+void dpmk_fp_note_array(int slot, const void *base, unsigned long elem);
+/* Another object of the runtime's, named by two device indexes (a link:
+ * its supplier and consumer), until dpmk_fp_forget(base) or the end. */
+void dpmk_fp_note_obj(const void *base, unsigned long size, int a, int b);
+void dpmk_fp_forget(const void *base);
+long dpmk_footprint_locate(const void *p, unsigned long *off);
+void dpmk_fp_quiet(int on);
+/* The barriers keep the compiler from moving the accesses of a static
+ * whose address never escapes across the calls. */
+#define DPMK_QUIET_BEGIN()	do { dpmk_fp_quiet(1); barrier(); } while (0)
+#define DPMK_QUIET_END()	do { barrier(); dpmk_fp_quiet(0); } while (0)
+/* A count the step changes without reading the result (a reference, an
+ * SRCU reader): such changes commute, unless last (the count that
+ * reaches zero and acts on it), which is a write. */
+void dpmk_fp_counted(const void *p, int last);
+#define DPMK_COUNTED(p, last)	dpmk_fp_counted((p), (last))
+#else
+static inline void dpmk_fp_note(int idx, int part, const void *base) {}
+static inline void dpmk_fp_reset(int n) {}
+static inline void dpmk_fp_note_array(int slot, const void *base,
+				      unsigned long elem) {}
+static inline void dpmk_fp_note_obj(const void *base, unsigned long size,
+				    int a, int b) {}
+static inline void dpmk_fp_forget(const void *base) {}
+#define DPMK_QUIET_BEGIN()	do { } while (0)
+#define DPMK_QUIET_END()	do { } while (0)
+#define DPMK_COUNTED(p, last)	do { } while (0)
+#endif
+
 #endif

@@ -85,6 +85,7 @@ static struct dpmk_dev *dev_create(int idx)
 
 	if (!d)
 		dpmk_host_bug("device: out of memory");
+	dpmk_fp_note(idx, 0, d);
 	d->idx = idx;
 	d->sd = sd;
 	dpmk_snprintf(d->name, sizeof(d->name), "%s", sd->name);
@@ -234,6 +235,7 @@ static int tree_setup(const struct dpmk_scenario *s)
 	dpmk_run.dev = calloc(s->ndev ? s->ndev : 1, sizeof(*dpmk_run.dev));
 	if (!dpmk_run.dev)
 		dpmk_host_bug("setup: out of memory");
+	dpmk_fp_note_array(2, dpmk_run.dev, sizeof(*dpmk_run.dev));
 	init_completion(&dpmk_run.workers_done);
 	(complete_all)(&dpmk_run.workers_done);
 	dpmk_spin_real = dpmk_host_concurrent();
@@ -327,6 +329,7 @@ static long tree_async_store(int idx, const char *buf, unsigned long n)
 
 static void tree_abandon(void)
 {
+	dpmk_fp_reset(0);
 	for (int i = 0; i < dpmk_run.ndev; i++) {
 		struct dpmk_dev *d = dpmk_run.dev[i];
 
@@ -426,4 +429,7 @@ const struct dpmk_tree CAT(dpmk_tree_, DPMK_TAG) = {
 	.teardown = tree_teardown,
 	.abandon = tree_abandon,
 	.describe = tree_describe,
+#ifdef DPMK_EXPLORE
+	.locate = dpmk_footprint_locate,
+#endif
 };

@@ -105,6 +105,7 @@ int device_wakeup_enable(struct device *dev)
 		return -ENOMEM;
 	ws->name = dev_name(dev);
 	ws->dev = dev;
+	dpmk_fp_note(to_dpmk(dev)->idx, 2, ws);
 	spin_lock_irq(&dev->power.lock);
 	dev->power.wakeup = ws;
 	spin_unlock_irq(&dev->power.lock);
@@ -121,6 +122,7 @@ int device_wakeup_disable(struct device *dev)
 	ws = dev->power.wakeup;
 	WRITE_ONCE(dev->power.wakeup, NULL);
 	spin_unlock_irq(&dev->power.lock);
+	dpmk_fp_note(to_dpmk(dev)->idx, 2, NULL);
 	free(ws);
 	return 0;
 }
