@@ -34,6 +34,13 @@ static void check_hooks(const struct pm_variant *v)
 			EXPECT_TRUE(m->device_pm_wait_for_dev != NULL);
 	}
 	EXPECT_TRUE((v->model != NULL) != (v->kernel != NULL));
+	/* The explorable copy is a kernel tree's, another object than the
+	 * tree's own; a build that makes copies makes one for every tree
+	 * (else the search would silently take the tree as opaque). */
+	EXPECT_TRUE(!v->kernel_explore || (v->kernel && v->kernel_explore != v->kernel));
+#ifdef DPM_EXPECT_KERNEL_EXPLORE
+	EXPECT_TRUE(!v->kernel || v->kernel_explore);
+#endif
 }
 
 static void check_knobs(const struct pm_variant *v)
