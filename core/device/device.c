@@ -475,16 +475,24 @@ static struct device *last_live_child(struct device *dev)
 	return child;
 }
 
+/* Levels of a subtree removal kept on the task's own stack. */
+#define UNREG_INLINE 64
+
 bool device_unregister_subtree(struct device *root)
 {
 	/* Devices claimed and not unregistered yet, each below the one
-	 * before: a stack on the heap, so a chain of any depth is fine. */
-	struct device **stack = NULL;
-	int depth = 0, cap = 0;
+	 * before: on the task's stack up to UNREG_INLINE levels, then on
+	 * the heap, so a chain of any depth is fine.  A run a violation
+	 * stops abandons the task where it is: memory it allocated would
+	 * leak (LeakSanitizer made dpmrepro fail on a campaign's crash
+	 * file where a hotplug task was removing a subtree). */
+	struct device *inline_stack[UNREG_INLINE];
+	struct device **stack = inline_stack;
+	int depth = 0;
 
 	if (!claim_removal(root))
 		return false;
-	DPM_ARRAY_PUSH(stack, depth, cap, root);
+	stack[depth++] = root;
 	/* Children first, the last registered first, as bus code tears down
 	 * a hierarchy (usb_disconnect, for one). */
 	while (depth) {
@@ -492,7 +500,16 @@ bool device_unregister_subtree(struct device *root)
 		struct device *child = last_live_child(dev);
 
 		if (child && claim_removal(child)) {
-			DPM_ARRAY_PUSH(stack, depth, cap, child);
+			if (depth % UNREG_INLINE == 0 && depth) {
+				struct device **grown = dpm_xrealloc(
+					stack == inline_stack ? NULL : stack,
+					(size_t)depth + UNREG_INLINE, sizeof(*stack));
+
+				if (stack == inline_stack)
+					memcpy(grown, inline_stack, sizeof(inline_stack));
+				stack = grown;
+			}
+			stack[depth++] = child;
 			continue;
 		}
 		if (child) {
@@ -507,7 +524,8 @@ bool device_unregister_subtree(struct device *root)
 		if (dev != root)
 			put_device(dev);	/* the reference taken above */
 	}
-	free(stack);
+	if (stack != inline_stack)
+		free(stack);
 	return true;
 }
 
