@@ -39,12 +39,8 @@ void dpmk_fp_quiet(int on)
 
 void dpmk_fp_counted(const void *p, int last)
 {
-	void (*h)(const void *, long, enum kapi_acc) =
-		__atomic_load_n(&kapi_access_hook, __ATOMIC_RELAXED);
-
 	/* The search keys plain memory by 4-byte words: p is one. */
-	if (h && HOOK_OF())
-		h(p, 0, last ? KACC_WRITE : KACC_ADD);
+	KAPI_ACCESS(p, last ? KACC_WRITE : KACC_ADD);
 }
 
 /* Called by the instrumented objects only: no prototypes elsewhere. */
@@ -95,24 +91,23 @@ void __tsan_vptr_update(void **p, void *v) { note(p, sizeof(*p), 1); }
 	RMW(n, T, fetch_or, __atomic_fetch_or)                             \
 	RMW(n, T, fetch_xor, __atomic_fetch_xor)                           \
 	RMW(n, T, fetch_nand, __atomic_fetch_nand)                         \
-	int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, \
-						       T v, int mo, int f); \
-	int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, \
-						       T v, int mo, int f) \
-	{ note(a, sizeof(T), 1);                                           \
-	  return __atomic_compare_exchange_n(a, c, v, 0, SC, SC); }        \
-	int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c,  \
-						     T v, int mo, int f);  \
-	int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c,  \
-						     T v, int mo, int f)   \
-	{ note(a, sizeof(T), 1);                                           \
-	  return __atomic_compare_exchange_n(a, c, v, 0, SC, SC); }        \
+	CAS(n, T, strong)                                                  \
+	CAS(n, T, weak)                                                    \
 	T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, \
 						  int mo, int f);          \
 	T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, \
 						  int mo, int f)           \
 	{ note(a, sizeof(T), 1);                                           \
 	  __atomic_compare_exchange_n(a, &c, v, 0, SC, SC); return c; }
+/* Both compare-and-swap forms: the strong one (a weak one may fail
+ * spuriously, never must). */
+#define CAS(n, T, form)                                                    \
+	int __tsan_atomic##n##_compare_exchange_##form(volatile T *a, T *c, \
+						       T v, int mo, int f); \
+	int __tsan_atomic##n##_compare_exchange_##form(volatile T *a, T *c, \
+						       T v, int mo, int f) \
+	{ note(a, sizeof(T), 1);                                           \
+	  return __atomic_compare_exchange_n(a, c, v, 0, SC, SC); }
 /* A read-modify-write is a write (the search does not tell apart the
  * increments whose result nobody reads here). */
 #define RMW(n, T, op, builtin)                                             \
