@@ -24,6 +24,7 @@
 #include "fiber.h"
 #include "../util/fifo.h"
 #include "../util/xalloc.h"
+#include "../util/str.h"
 
 const struct dpm_engine *dpm_eng = &det_engine;
 int dpm_interrupt;
@@ -429,7 +430,7 @@ static void det_spawn(void (*fn)(void *), void *arg, const char *name)
 	t->kind = WAIT_NONE;
 	t->obj = NULL;
 	t->wnext = t->pnext = NULL;
-	snprintf(t->name, sizeof(t->name), "%s", name);
+	dpm_strlcpy(t->name, name, sizeof(t->name));
 	DPM_ARRAY_RESERVE(all, nall, all_cap);
 	t->id = nall;
 	all[nall++] = t;

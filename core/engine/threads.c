@@ -11,6 +11,7 @@
 
 #include "../util/fifo.h"
 #include "../util/xalloc.h"
+#include "../util/str.h"
 
 enum tstate { TS_RUNNING, TS_BLOCKED, TS_SLEEPING, TS_DONE, TS_UNSTARTED };
 
@@ -134,7 +135,7 @@ static void th_spawn(void (*fn)(void *), void *arg, const char *name)
 
 	t->fn = fn;
 	t->arg = arg;
-	snprintf(t->name, sizeof(t->name), "%s", name);
+	dpm_strlcpy(t->name, name, sizeof(t->name));
 	pthread_cond_init(&t->cv, NULL);
 	pthread_mutex_lock(&pool_mtx);
 	if (ntasks == tasks_cap) {

@@ -539,7 +539,7 @@ static void on_mem(const void *p, unsigned long size, int write)
 		struct memseen *m = NULL;
 
 		for (int i = 0; i < 8; i++) {
-			struct memseen *t = &X.seen[(h >> 50) + (uint64_t)i & (MEMSEEN - 1)];
+			struct memseen *t = &X.seen[((h >> 50) + (uint64_t)i) & (MEMSEEN - 1)];
 
 			if (t->gen != X.step_gen || t->key == key) {
 				m = t;

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../util/str.h"
 
 static const struct scenario *scn;
 static struct run_result *res;
@@ -64,8 +65,7 @@ static void record(enum tev_kind k, int dev, int phase, int err)
 		ntnames = n;
 	}
 	if (tid >= 0 && !tnames[tid][0])
-		snprintf(tnames[tid], sizeof(tnames[tid]), "%s",
-			 dpm_eng->current_name());
+		dpm_strlcpy(tnames[tid], dpm_eng->current_name(), sizeof(tnames[tid]));
 }
 
 /* The bus listener of a logged run. */
@@ -217,7 +217,7 @@ static void pm_main(void *arg)
 
 		hp[i].a = &scn->act[i];
 		init_completion(&hp[i].done);
-		snprintf(name, sizeof(name), "hotplug/%d", i);
+		dpm_name_index(name, sizeof(name), "hotplug/", i);
 		dpm_eng->spawn(hotplug_task, &hp[i], name);
 	}
 	for (int c = 0; c < scn->cycles; c++) {

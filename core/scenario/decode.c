@@ -23,6 +23,7 @@
  * runs between a fuzz target's executions: coverage hooks there are no
  * signal, only cost. */
 #include "../util/nocov.h"
+#include "../util/str.h"
 
 struct consumer {
 	const uint8_t *p;
@@ -219,7 +220,7 @@ uint8_t scenario_decode_device(struct scenario *s, int i, const uint8_t b[5])
 	uint8_t p = b[0], fl = b[1], e = b[2], du = b[3], other = b[4];
 
 	scn_device_init(d);
-	snprintf(d->name, sizeof(d->name), "dev%d", i);
+	dpm_name_index(d->name, sizeof(d->name), "dev", i);
 	d->parent = i ? (int)(p % (i + 1)) - 1 : -1;
 	d->async = fl & 1;
 	d->pci = fl & 2;
@@ -311,7 +312,7 @@ void scenario_canonicalize(struct scenario *s, const struct scn_limits *lim)
 		struct scn_kernel *k = &d->k;
 		int t = d->beh.pm_wait_for - 1, nerr = 0;
 
-		snprintf(d->name, sizeof(d->name), "dev%d", i);
+		dpm_name_index(d->name, sizeof(d->name), "dev", i);
 		if (d->parent >= i || d->parent < -1)
 			d->parent = -1;
 		if (d->parent < 0)
