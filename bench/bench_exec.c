@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "run/run.h"
+#include "run/settings.h"
 #include "util/xorshift.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
@@ -61,7 +62,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_exec: unknown knob '%.*s'\n", (int)badlen, bad);
 		return 2;
 	}
-	struct scn_limits lim = { maxdev, 4, 3, false };
+	/* The fuzz targets' limits and schedule reading (settings.h). */
+	struct scn_limits lim = {
+		.max_devices = maxdev, .max_actions = 4, .max_cycles = 3,
+		.sched_mode = DPM_SCHEDULE_BY_DEFAULT,
+	};
 	static struct run_result r;
 	uint8_t buf[512];
 	long violations = 0;

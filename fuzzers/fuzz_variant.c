@@ -33,7 +33,9 @@
  * of callbacks is kept though it covers no new line (off by default: the
  * bug benchmark found it slower, docs/fuzzing.md); DPMFUZZ_MUTATOR=N
  * makes N percent of the mutations structure-aware (0: libFuzzer's byte
- * mutations only).
+ * mutations only); DPMFUZZ_SCHEDULE_BY=position|task|mixed says how the
+ * schedule bytes are read (core/sched/strategy.h; the run reads them,
+ * and the reproduce line carries the setting).
  *
  * Mutator: LLVMFuzzerCustomMutator decodes the input, changes the
  * scenario (a device added, removed or moved, async, an error, a

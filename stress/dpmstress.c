@@ -18,8 +18,9 @@
  * machine (about 10% async, a few PCI, depth growing with size, a few
  * callbacks slow or failing), up to two concurrent removals, one to three
  * cycles.  On the det engine its schedule comes from the strategy: the
- * generated schedule bytes (input), seeded random choices (random), or
- * PCT with D priority change points (pct).  On the threads engine the
+ * generated schedule bytes (input), seeded random choices (random),
+ * PCT with D priority change points (pct), or the bytes read by task
+ * (keyed): core/sched/strategy.h.  On the threads engine the
  * schedule is the machine's, perturbed at scheduling points (1 in N
  * yields or sleeps, --perturb, default 4), with callback durations
  * scaled (--time-scale real ns per virtual us, default 1).
@@ -58,7 +59,6 @@
  * (SIGTERM).
  */
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -74,13 +74,14 @@
 
 #include "run/replay.h"
 #include "run/settings.h"
+#include "scenario/generate.h"
+#include "sched/strategy.h"
 #include "util/esc.h"
 #include "util/race_summary.h"
 #include "util/xalloc.h"
 
 #include "cli.h"
-
-enum strategy_kind { STRAT_INPUT, STRAT_RANDOM, STRAT_PCT };
+#include "pool.h"
 
 /* ---- options ---- */
 enum {
@@ -101,7 +102,7 @@ static const struct cli_option options[] = {
 	{ "engine", OPT_ENGINE, "det|threads", "the engine (default threads: real threads)" },
 	{ "fix", OPT_FIX, "LIST", "kernel fixes to turn on: knob,...|all|none (default none: as posted); 'list' prints the knobs" },
 	{ "jobs", OPT_JOBS, "J", "J worker processes, each its share of the scenarios (default 1)" },
-	{ "strategy", OPT_STRATEGY, "input|random|pct", "the det engine's schedule (default input: the scenario's schedule bytes)" },
+	{ "strategy", OPT_STRATEGY, "input|random|pct|keyed", "the det engine's schedule (default input: the scenario's schedule bytes by position; keyed: by task, core/sched/strategy.h)" },
 	{ "pct", OPT_PCT, "D", "PCT with D - 1 priority change points (default 3); implies --strategy pct" },
 	{ "perturb", OPT_PERTURB, "N", "threads: yield or sleep at 1 scheduling point in N (default 4; 0: never)" },
 	{ "time-scale", OPT_TIME_SCALE, "NS", "threads: real nanoseconds per virtual microsecond of callback time (default 1)" },
@@ -141,7 +142,7 @@ struct stress_options {
 	bool no_worker_limit;	/* DPMFUZZ_NO_WORKER_LIMIT=1 */
 	enum engine_kind engine;
 	int jobs;
-	enum strategy_kind strategy;
+	enum dpm_strategy_kind strategy;
 	int pct_depth;
 	unsigned int perturb;
 	uint64_t time_scale;
@@ -154,7 +155,7 @@ struct stress_options {
 
 static struct stress_options cfg = {
 	.fix = "none", .seed = 1, .iterations = 200, .max_devices = 32,
-	.engine = ENGINE_THREADS, .jobs = 1, .strategy = STRAT_INPUT,
+	.engine = ENGINE_THREADS, .jobs = 1, .strategy = STRAT_BYTES,
 	.pct_depth = 3, .perturb = 4, .time_scale = 1, .watchdog_ms = 10000,
 	.out_dir = ".", .search = 20000,
 };
@@ -176,7 +177,8 @@ static struct run_opts opts;
 static int parse_args(int argc, char **argv, char *err, size_t errlen)
 {
 	static const char *const engines[] = { "det", "threads", NULL };
-	static const char *const strategies[] = { "input", "random", "pct", NULL };
+	/* In enum dpm_strategy_kind's order; "input" is its bytes. */
+	static const char *const strategies[] = { "input", "random", "pct", "keyed", NULL };
 	const char *arg;
 	int c, k;
 
@@ -228,7 +230,7 @@ static int parse_args(int argc, char **argv, char *err, size_t errlen)
 		case OPT_STRATEGY:
 			if ((k = cli_choice("--strategy", arg, strategies, err, errlen)) < 0)
 				return -1;
-			cfg.strategy = (enum strategy_kind)k;
+			cfg.strategy = (enum dpm_strategy_kind)k;
 			break;
 		case OPT_PCT:
 			NUMBER("--pct", 1, 17, cfg.pct_depth);
@@ -280,254 +282,11 @@ static int parse_args(int argc, char **argv, char *err, size_t errlen)
 	return 0;
 }
 
-/* ---- randomness ---- */
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static uint64_t below(uint64_t *r, uint64_t n)
-{
-	return n ? splitmix(r) % n : 0;
-}
-
-/* ---- scenario generation ---- */
-static const unsigned int slow[] = { 100000, 500000, 800000, 2000000 };
-static const int errs[] = { -EIO, -EBUSY, -ENODEV, -ENOMEM };
-
-/*
- * Scenario 0 of every seed is directed: sync roots walked one by one
- * while an async device, walked first, fails its suspend.  Whatever the
- * fixes, it never breaks an ordering rule, and it is the shape in which
- * the walk's reads of async_error meet the async thread's write (the
- * data race ThreadSanitizer reports in the seed as posted).
- */
-static void generate_directed(struct scenario *s)
-{
-	scenario_init(s);
-	s->ndev = cfg.max_devices < 33 ? cfg.max_devices : 33;
-	s->dev = calloc((size_t)s->ndev, sizeof(*s->dev));
-	s->act = calloc(1, sizeof(*s->act));
-	if (!s->dev || !s->act)
-		abort();
-	for (int d = 0; d < s->ndev; d++) {
-		struct scn_device *v = &s->dev[d];
-
-		scn_device_init(v);
-		snprintf(v->name, sizeof(v->name), "dev%d", d);
-		v->beh.dur_us[PH_SUSPEND] = 50000;
-	}
-	struct scn_device *last = &s->dev[s->ndev - 1];
-
-	last->async = true;
-	last->beh.dur_us[PH_SUSPEND] = 200000;
-	last->beh.err[PH_SUSPEND] = -EIO;
-}
-
-static void generate(uint64_t i, struct scenario *s)
-{
-	uint64_t r = cfg.seed * 0x100000001b3ULL ^ (i + 1) * 0x9e3779b97f4a7c15ULL;
-
-	if (i == 0 && !cfg.fixed_size) {
-		generate_directed(s);
-		return;
-	}
-	scenario_init(s);
-	s->pm_async = below(&r, 10) != 0;
-	s->pm_trace = below(&r, 20) == 0;
-	s->cycles = 1 + (int)below(&r, 3);
-	s->inline_every = below(&r, 8) == 0 ? 2 + (unsigned)below(&r, 4) : 0;
-	s->worker_limit = below(&r, 8) == 0 ? 1 + (unsigned)below(&r, 4) : 0;
-	if (cfg.no_worker_limit)	/* DPMFUZZ_NO_WORKER_LIMIT=1, as the fuzz targets */
-		s->worker_limit = 0;
-	s->ndev = cfg.fixed_size ? cfg.max_devices : 1 + (int)below(&r, cfg.max_devices);
-	s->dev = calloc((size_t)s->ndev, sizeof(*s->dev));
-	if (!s->dev)
-		abort();
-	for (int d = 0; d < s->ndev; d++) {
-		struct scn_device *v = &s->dev[d];
-
-		scn_device_init(v);
-		snprintf(v->name, sizeof(v->name), "dev%d", d);
-		/* Roots are rare; a parent is usually recent, so depth grows
-		 * slowly with size, as on real machines. */
-		if (d == 0 || below(&r, 50) == 0)
-			v->parent = -1;
-		else
-			v->parent = d - 1 - (int)below(&r, d < 16 ? d : 16);
-		v->async = below(&r, 10) == 0;
-		v->pci = below(&r, 20) == 0;
-		for (int p = 0; p < NR_PHASES; p++)
-			v->beh.dur_us[p] = (unsigned)below(&r, 20);
-		if (below(&r, 100) < 2)
-			v->beh.dur_us[PH_SUSPEND] = slow[below(&r, 4)];
-		if (below(&r, 100) < 2)
-			v->beh.dur_us[PH_RESUME] = slow[below(&r, 4)];
-		/* Failures: rare, more so in sync devices; an async device's
-		 * failure is the path that touches async_error. */
-		if (below(&r, v->async ? 6 : 60) == 0)
-			v->beh.err[v->async ? PH_SUSPEND : below(&r, 4)] =
-				errs[below(&r, 4)];
-	}
-	/* The variant's kernel features (modern): device links to earlier
-	 * devices, runtime-suspended leaves of the tree, pm-waits.  Drawn
-	 * only for such a variant, so the others' scenarios stay as they
-	 * were. */
-	for (int d = 0; cfg.variant->features && d < s->ndev; d++) {
-		struct scn_device *v = &s->dev[d];
-
-		if ((cfg.variant->features & VF_LINKS) && d && below(&r, 8) == 0)
-			v->sup[v->nsup++] = (int)below(&r, (uint64_t)d);
-		if ((cfg.variant->features & VF_DIRECT_COMPLETE) && below(&r, 4) == 0)
-			v->beh.rpm_suspended = true;
-		if ((cfg.variant->features & VF_PM_WAIT) && below(&r, 30) == 0) {
-			int t = (int)below(&r, (uint64_t)s->ndev);
-
-			if (t != d)
-				v->beh.pm_wait_for = t + 1;
-		}
-	}
-	/* The kernel trees' features (transitions, wake-ups, DPM flags,
-	 * levels, syscore, late devices ...), drawn as the fuzz targets'
-	 * decoder reads them; a third of the devices get some. */
-	if (cfg.variant->features & (VF_TRANSITIONS | VF_PM_STACK)) {
-		uint8_t *b = dpm_xcalloc((size_t)s->ndev * 2, 1);
-
-		for (int d = 0; d < s->ndev; d++)
-			if (below(&r, 3) == 0) {
-				b[2 * d] = (uint8_t)splitmix(&r);
-				b[2 * d + 1] = (uint8_t)splitmix(&r);
-			}
-		scenario_add_kernel_features(s, (uint8_t)splitmix(&r), b);
-		free(b);
-	}
-	for (int d = 0; d < s->ndev; d++) {
-		/* A resume callback now and then unregisters a child. */
-		if (below(&r, 100))
-			continue;
-		for (int c = d + 1; c < s->ndev && c < d + 64; c++) {
-			if (s->dev[c].parent == d) {
-				s->dev[d].beh.remove_phase = PH_RESUME;
-				s->dev[d].beh.remove_target = c;
-				break;
-			}
-		}
-	}
-	s->nact = (int)below(&r, 3);
-	s->act = calloc((size_t)s->nact + 1, sizeof(*s->act));
-	if (!s->act)
-		abort();
-	for (int a = 0; a < s->nact; a++) {
-		s->act[a].kind = ACT_UNREGISTER;
-		s->act[a].dev = (int)below(&r, s->ndev);
-		s->act[a].at = below(&r, 3000000);
-	}
-	s->nsched = 64 + (size_t)below(&r, 192);
-	s->sched = malloc(s->nsched);
-	if (!s->sched)
-		abort();
-	for (size_t k = 0; k < s->nsched; k++)
-		s->sched[k] = (uint8_t)splitmix(&r);
-}
-
-/* ---- det strategies ---- */
-struct strat {
-	uint64_t rng;
-	/* PCT: a priority per task id, change points by step number. */
-	uint64_t *prio;
-	int nprio;
-	uint64_t step, change[16];
-	int nchange;
-	uint64_t low;
-	/* The choices made, as schedule bytes, so that a violation found
-	 * by a strategy replays from its saved scenario alone. */
-	uint8_t *rec;
-	size_t nrec, rec_cap;
-	bool rec_exact;		/* every choice had at most 256 candidates */
-};
-
-static struct strat st;
-
-static int record(struct strat *s, int c, int n)
-{
-	if (s->nrec == s->rec_cap) {
-		s->rec_cap = s->rec_cap ? 2 * s->rec_cap : 4096;
-		s->rec = realloc(s->rec, s->rec_cap);
-		if (!s->rec)
-			abort();
-	}
-	s->rec[s->nrec++] = (uint8_t)c;
-	s->rec_exact &= n <= 256;
-	return c;
-}
-
-static int random_choose(void *ctx, int n, const int *ids)
-{
-	(void)ids;
-	return record(ctx, (int)below(&((struct strat *)ctx)->rng, (uint64_t)n), n);
-}
-
-static uint64_t prio_of(struct strat *s, int id)
-{
-	while (id >= s->nprio) {
-		s->prio = realloc(s->prio, sizeof(*s->prio) * (size_t)(s->nprio + 64));
-		if (!s->prio)
-			abort();
-		for (int k = 0; k < 64; k++)
-			s->prio[s->nprio + k] = 0;
-		s->nprio += 64;
-	}
-	if (!s->prio[id])
-		s->prio[id] = (1ULL << 40) + below(&s->rng, 1ULL << 39);
-	return s->prio[id];
-}
-
-/* PCT (Burckhardt et al.): run the highest-priority candidate; at each of
- * d - 1 random points, drop the running task below every other. */
-static int pct_choose(void *ctx, int n, const int *ids)
-{
-	struct strat *s = ctx;
-	int best = 0;
-
-	s->step++;
-	for (int k = 0; k < s->nchange; k++) {
-		if (s->change[k] == s->step) {
-			prio_of(s, ids[0]);
-			s->prio[ids[0]] = --s->low;
-		}
-	}
-	for (int k = 1; k < n; k++)
-		if (prio_of(s, ids[k]) > prio_of(s, ids[best]))
-			best = k;
-	return record(s, best, n);
-}
-
-static void strategy_reset(uint64_t key, const struct scenario *s)
-{
-	st.rng = key;
-	st.step = 0;
-	st.nrec = 0;
-	st.rec_exact = true;
-	st.low = 1ULL << 30;
-	if (st.prio)
-		memset(st.prio, 0, sizeof(*st.prio) * (size_t)st.nprio);
-	st.nchange = cfg.pct_depth - 1 > 16 ? 16 : cfg.pct_depth - 1;
-	/* Change points spread over the expected number of choices. */
-	uint64_t k = 50 + 20 * (uint64_t)s->ndev * (uint64_t)s->cycles;
-
-	for (int c = 0; c < st.nchange; c++)
-		st.change[c] = 1 + below(&st.rng, k);
-	opts.choose = cfg.strategy == STRAT_RANDOM ? random_choose :
-		      cfg.strategy == STRAT_PCT ? pct_choose : NULL;
-	opts.choose_ctx = &st;
-}
+/* ---- det strategies (core/sched/strategy.h) ---- */
+static struct dpm_strategy st;
 
 /* ---- reporting ---- */
-static struct {
+static struct stress_sum {
 	long long scenarios, transitions, violations, race_scenarios;
 	long long by_id[NR_INV];
 	double seconds;
@@ -543,8 +302,7 @@ static double share_start;
 
 static const char *strategy_name(void)
 {
-	return cfg.strategy == STRAT_RANDOM ? "random" :
-	       cfg.strategy == STRAT_PCT ? "pct" : "input";
+	return cfg.strategy == STRAT_BYTES ? "input" : dpm_strategy_name(cfg.strategy);
 }
 
 /* The knobs on, as --fix takes them ("none" for none). */
@@ -569,6 +327,7 @@ static void save_scenario(const struct scenario *s, uint64_t index,
 		/* The strategy's choices become the schedule bytes. */
 		copy.sched = st.rec;
 		copy.nsched = st.nrec;
+		copy.sched_by_task = false;
 		if (!st.rec_exact)
 			printf("dpmstress: a choice had more than 256 candidates: the saved schedule may not replay exactly\n");
 	}
@@ -752,8 +511,12 @@ static bool run_one(struct scenario *s, uint64_t index)
 
 	current_index = index;
 	races_before = __atomic_load_n(&races, __ATOMIC_RELAXED);
-	if (cfg.engine == ENGINE_DET)
-		strategy_reset(cfg.seed ^ (index * 0x2545f4914f6cdd1dULL), s);
+	if (cfg.engine == ENGINE_DET) {
+		opts.choose = dpm_strategy_start(&st, cfg.strategy,
+						 cfg.seed ^ (index * 0x2545f4914f6cdd1dULL),
+						 cfg.pct_depth, s);
+		opts.choose_ctx = &st;
+	}
 	dpm_run(s, &opts, &r);
 	if (r.interrupted)
 		return false;	/* cut short: not counted */
@@ -844,8 +607,17 @@ static void run_share(int job)
 				job, sum.scenarios, sum.violations, t - start);
 		}
 		struct scenario s;
+		struct scn_generator g = {
+			.seed = cfg.seed, .max_devices = cfg.max_devices,
+			.fixed_size = cfg.fixed_size,
+			.no_worker_limit = cfg.no_worker_limit,
+			.links = cfg.variant->features & VF_LINKS,
+			.rpm = cfg.variant->features & VF_DIRECT_COMPLETE,
+			.pm_wait = cfg.variant->features & VF_PM_WAIT,
+			.kernel_fields = cfg.variant->features & (VF_TRANSITIONS | VF_PM_STACK),
+		};
 
-		generate((uint64_t)i, &s);
+		scenario_generate(&g, (uint64_t)i, &s);
 		run_one(&s, (uint64_t)i);
 		scenario_free(&s);
 	}
@@ -927,12 +699,12 @@ static int do_replay(void)
 				break;
 	} else {
 		/* As written first, then other schedules. */
-		int saved = cfg.strategy;
+		enum dpm_strategy_kind saved = cfg.strategy;
 
-		cfg.strategy = STRAT_INPUT;
+		cfg.strategy = STRAT_BYTES;
 		bool bad = run_one(&s, 0);
 
-		cfg.strategy = saved == STRAT_INPUT ? STRAT_RANDOM : saved;
+		cfg.strategy = saved == STRAT_BYTES ? STRAT_RANDOM : saved;
 		for (long long k = 1; !bad && k <= cfg.schedules && !dpm_interrupted(); k++) {
 			/* The strategy's choices, written back as bytes, so
 			 * the saved scenario replays on its own. */
@@ -1032,86 +804,57 @@ static __attribute__((noreturn)) void job(int j, pid_t parent, int fd)
 	_exit(sum.interrupted ? 128 + sum.interrupted : sum.violations ? 1 : 0);
 }
 
+/* The counts of every worker, as they arrive. */
+struct totals {
+	long long by[NR_INV], scenarios, transitions, violations;
+	double seconds;
+	int interrupted;
+	bool write_failed;
+};
+
+static void collect(const void *record, void *ctx)
+{
+	const struct stress_sum *w = record;
+	struct totals *t = ctx;
+
+	t->scenarios += w->scenarios;
+	t->transitions += w->transitions;
+	t->violations += w->violations;
+	for (int k = 0; k < NR_INV; k++)
+		t->by[k] += w->by_id[k];
+	if (w->seconds > t->seconds)
+		t->seconds = w->seconds;
+	if (!t->interrupted && w->interrupted)
+		t->interrupted = w->interrupted;
+	t->write_failed |= w->write_failed;
+}
+
 /*
- * J processes, each its share; each sends its counts through a pipe,
- * and this one prints the summary of them all.  A signal to this
- * process (SIGINT from a terminal reaches the workers too) is passed on
- * to the workers, which stop and send what they have.
+ * J processes, each its share (stress/pool.c); this one prints the
+ * summary of them all.  A signal to this process (SIGINT from a
+ * terminal reaches the workers too) is passed on to the workers, which
+ * stop and send what they have.
  */
 static int run_jobs(void)
 {
-	struct pollfd pf[256];
-	pid_t pids[256];
-	int worst = 0, left = 0, sig = 0;
-	double secs = 0;
-	long long by[NR_INV] = { 0 }, sc = 0, tr = 0, vi = 0;
-	bool write_failed = false;
-	pid_t parent = getpid();
+	struct totals t = { 0 };
+	const struct stress_pool pool = {
+		.prog = program.name, .jobs = cfg.jobs,
+		.record_size = sizeof(sum), .worker = job,
+		.collect = collect, .ctx = &t,
+	};
+	int sig, worst = stress_pool_run(&pool, &sig);
 
-	for (int j = 0; j < cfg.jobs; j++) {
-		int fd[2];
-
-		if (pipe(fd) || (pids[j] = fork()) < 0) {
-			cli_say(program.name, "cannot start worker %d: %s", j,
-				strerror(errno));
-			cfg.jobs = j;	/* the ones started are collected */
-			worst = CLI_EXIT_WRITE;
-			break;
-		}
-		if (pids[j] == 0) {
-			close(fd[0]);
-			job(j, parent, fd[1]);
-		}
-		close(fd[1]);
-		pf[j] = (struct pollfd){ .fd = fd[0], .events = POLLIN };
-		left++;
-	}
-	while (left) {
-		if (!sig && (sig = dpm_interrupted()))
-			for (int j = 0; j < cfg.jobs; j++)
-				kill(pids[j], sig);
-		/* poll() is not restarted: a signal ends the wait (the
-		 * timeout covers one that lands just before it). */
-		if (poll(pf, (nfds_t)cfg.jobs, 200) <= 0)
-			continue;
-		for (int j = 0; j < cfg.jobs; j++) {
-			if (pf[j].fd < 0 || !pf[j].revents)
-				continue;
-			if (read(pf[j].fd, &sum, sizeof(sum)) == sizeof(sum)) {
-				sc += sum.scenarios;
-				tr += sum.transitions;
-				vi += sum.violations;
-				for (int k = 0; k < NR_INV; k++)
-					by[k] += sum.by_id[k];
-				if (sum.seconds > secs)
-					secs = sum.seconds;
-				if (!sig && sum.interrupted)
-					sig = sum.interrupted;
-				write_failed |= sum.write_failed;
-			}
-			close(pf[j].fd);
-			pf[j].fd = -1;
-			left--;
-		}
-	}
-	for (int j = 0; j < cfg.jobs; j++) {
-		int st;
-
-		while (waitpid(pids[j], &st, 0) < 0 && errno == EINTR)
-			;
-		int code = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
-
-		if (code > worst && code < 128)
-			worst = code;
-	}
+	if (!sig)
+		sig = t.interrupted;
 	memset(&sum, 0, sizeof(sum));
-	sum.scenarios = sc;
-	sum.transitions = tr;
-	sum.violations = vi;
-	sum.seconds = secs;
+	sum.scenarios = t.scenarios;
+	sum.transitions = t.transitions;
+	sum.violations = t.violations;
+	sum.seconds = t.seconds;
 	sum.interrupted = sig;
-	sum.write_failed = write_failed;
-	memcpy(sum.by_id, by, sizeof(by));
+	sum.write_failed = t.write_failed;
+	memcpy(sum.by_id, t.by, sizeof(t.by));
 	print_summary();
 	return sig ? 128 + sig : worst ? worst : status();
 }

@@ -37,7 +37,7 @@ static int round_trip(const struct scenario *s, const struct scn_limits *lim)
 	struct scenario t;
 	size_t n;
 	bool lossy;
-	uint8_t *e = scenario_encode(s, &n, &lossy);
+	uint8_t *e = scenario_encode(s, lim->sched_mode, &n, &lossy);
 	char *a, *b, err[256] = "";
 	int ok;
 

@@ -287,7 +287,7 @@ static void test_kernel_decode(void)
 		}
 		size_t n;
 		bool lossy;
-		uint8_t *e = scenario_encode(&s, &n, &lossy);
+		uint8_t *e = scenario_encode(&s, SCHED_BY_POSITION, &n, &lossy);
 
 		scenario_decode(e, n, &lim, &t);
 		free(e);

@@ -394,19 +394,24 @@ static int save_regression(struct scenario *s, const struct run_opts *o,
 	return 0;
 }
 
-static int encode(const struct scenario *s, const char *path, char *err,
-		  size_t errlen)
+static int encode(const struct scenario *s, enum scn_sched_mode mode,
+		  const char *path, char *err, size_t errlen)
 {
+	/* A schedule by task that these bytes, under this mode, would not
+	 * be read by task: the one mode that reads it so. */
+	bool hint = s->sched_by_task && s->nsched &&
+		    (mode == SCHED_BY_POSITION || (mode == SCHED_MIXED && !(s->nsched & 1)));
 	size_t n;
 	bool lossy;
-	uint8_t *b = scenario_encode(s, &n, &lossy);
+	uint8_t *b = scenario_encode(s, mode, &n, &lossy);
 	int rc = cli_write_file(path, b, n, false, err, errlen);
 
 	free(b);
 	if (rc)
 		return -1;
-	fprintf(stderr, "dpmrepro: wrote %zu bytes%s\n", n,
-		lossy ? " (some settings do not fit the byte format and were rounded)" : "");
+	fprintf(stderr, "dpmrepro: wrote %zu bytes%s%s\n", n,
+		lossy ? " (some settings do not fit the byte format and were rounded)" : "",
+		hint ? " (the schedule is read by task: decode them with DPMFUZZ_SCHEDULE_BY=task)" : "");
 	return 0;
 }
 
@@ -591,7 +596,7 @@ static int replay_file(const struct repro_options *ro, char *err, size_t errlen)
 		free(t);
 		rc = 0;
 	} else if (ro->encode) {
-		rc = encode(&s, ro->encode, err, errlen);
+		rc = encode(&s, env.limits.sched_mode, ro->encode, err, errlen);
 	} else if (ro->check_regression) {
 		rc = check_regression(&s, &o, ro, err, errlen);
 	} else if (ro->summary_json) {

@@ -23,8 +23,8 @@
 
 #include "fiber.h"
 #include "../util/fifo.h"
-#include "../util/xalloc.h"
 #include "../util/str.h"
+#include "../util/xalloc.h"
 
 const struct dpm_engine *dpm_eng = &det_engine;
 int dpm_interrupt;

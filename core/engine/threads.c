@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "../util/fifo.h"
-#include "../util/xalloc.h"
 #include "../util/str.h"
+#include "../util/xalloc.h"
 
 enum tstate { TS_RUNNING, TS_BLOCKED, TS_SLEEPING, TS_DONE, TS_UNSTARTED };
 

@@ -17,6 +17,7 @@
 #include "replay.h"
 #include "run.h"
 #include "../engine/det.h"
+#include "../sched/strategy.h"
 #include "../util/xalloc.h"
 
 /* Other schedules tried for a candidate that lost the invariant. */
@@ -26,19 +27,6 @@
 #define GUIDE_LOOKAHEAD 8
 
 static long runs;
-
-/* A task's key: its name without the async cookie. */
-static void task_key(int id, char *buf, size_t n)
-{
-	const char *name = det_task_name(id), *colon = strchr(name, ':');
-
-	if (!strncmp(name, "async/", 6) && colon)
-		snprintf(buf, n, "async:%s", colon + 1);
-	else if (!strncmp(name, "hotplug/", 8))
-		snprintf(buf, n, "hotplug");	/* numbered by action */
-	else
-		snprintf(buf, n, "%s", name);
-}
 
 /* The failing run's choices, by task, and a guided run's, as bytes. */
 static struct guide {
@@ -56,7 +44,7 @@ static int record_choice(void *ctx, int n, const int *ids)
 
 	(void)ctx;
 	DPM_ARRAY_RESERVE(guide.keys, guide.nkeys, guide.cap);
-	task_key(ids[c < 0 ? 0 : c], guide.keys[guide.nkeys++],
+	dpm_task_key(ids[c < 0 ? 0 : c], guide.keys[guide.nkeys++],
 		 sizeof(guide.keys[0]));
 	return c;
 }
@@ -70,7 +58,7 @@ static int guided_choice(void *ctx, int n, const int *ids)
 	for (int j = guide.pos; j < guide.nkeys && j < guide.pos + GUIDE_LOOKAHEAD &&
 	     pick < 0; j++)
 		for (int i = 0; i < n; i++) {
-			task_key(ids[i], k, sizeof(k));
+			dpm_task_key(ids[i], k, sizeof(k));
 			if (!strcmp(k, guide.keys[j])) {
 				pick = i;
 				guide.pos = j + 1;
@@ -119,6 +107,7 @@ static bool guided(struct scenario *s, const struct run_opts *o, enum inv id)
 	free(s->sched);
 	s->sched = dpm_xmemdup(guide.out, guide.nout, 1);
 	s->nsched = guide.nout;
+	s->sched_by_task = false;
 	q.choose = NULL;
 	runs++;
 	dpm_run(s, &q, &r);
@@ -400,6 +389,12 @@ long dpm_minimize(struct scenario *s, const struct run_opts *o, enum inv id)
 {
 	runs = 0;
 	research = false;
+	/* The passes record and replay choices by position: a schedule
+	 * read by task becomes the choices it made. */
+	if (s->sched_by_task) {
+		runs++;
+		dpm_schedule_by_position(s, o);
+	}
 	if (!still_fails(s, o, id))
 		return runs;
 	research = true;

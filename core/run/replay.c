@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "replay.h"
-#include "../util/xorshift.h"
+#include "../util/rng.h"
 #include "scenario/limits.h"
 #include "util/esc.h"
 
@@ -169,9 +169,9 @@ int dpm_pick(const struct scenario *s, const char *variant, const char *fix,
 	return 0;
 }
 
-static uint8_t next_byte(uint64_t *xs)
+static uint8_t next_byte(uint64_t *r)
 {
-	return (uint8_t)(xorshift64(xs) >> 24);
+	return (uint8_t)(dpm_rng_next(r) >> 24);
 }
 
 static bool shows(const struct run_result *r, int want)
@@ -189,18 +189,18 @@ long dpm_search_bound(const struct scenario *s, long max)
 long dpm_schedule_search(struct scenario *s, const struct run_opts *o, long max,
 			 int want, struct run_result *r)
 {
-	uint64_t xs = 0x2545f4914f6cdd1dULL;
+	uint64_t rng = 0x2545f4914f6cdd1dULL;
 
 	max = dpm_search_bound(s, max);
 	dpm_run(s, o, r);
 	if (shows(r, want))
 		return 0;
 	for (long k = 1; k <= max && !r->interrupted; k++) {
-		size_t n = 8 + next_byte(&xs) % 64;
+		size_t n = 8 + next_byte(&rng) % 64;
 
 		s->sched = dpm_xrealloc(s->sched, n, 1);
 		for (size_t j = 0; j < n; j++)
-			s->sched[j] = next_byte(&xs);
+			s->sched[j] = next_byte(&rng);
 		s->nsched = n;
 		dpm_run(s, o, r);
 		if (shows(r, want))

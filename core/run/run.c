@@ -4,6 +4,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../sched/strategy.h"
 #include "../util/str.h"
 
 static const struct scenario *scn;
@@ -601,7 +603,14 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 			.choose = o->choose,
 			.choose_ctx = o->choose_ctx,
 		};
+		/* Bytes read by task: the keyed strategy, started afresh for
+		 * every run, so every replay of s makes the same choices. */
+		static struct dpm_strategy keyed;
 
+		if (s->sched_by_task && !o->choose) {
+			dc.choose = dpm_strategy_start(&keyed, STRAT_KEYED, 0, 0, s);
+			dc.choose_ctx = &keyed;
+		}
 		out = det_run(pm_main, NULL, &dc, &r->stats);
 	}
 	const struct oracle_result *cr = oracle_result();
@@ -685,4 +694,29 @@ bool dpm_report(const struct scenario *s, const struct run_opts *o,
 		*result = *r;
 	free(r);
 	return v;
+}
+
+bool dpm_schedule_by_position(struct scenario *s, const struct run_opts *o)
+{
+	static struct run_result r;
+	struct dpm_strategy st = { 0 };
+	struct run_opts q = *o;
+	bool ok = false;
+
+	if (!s->sched_by_task || !s->nsched)
+		return false;
+	q.log = false;
+	q.choose = dpm_strategy_start(&st, STRAT_KEYED, 0, 0, s);
+	q.choose_ctx = &st;
+	dpm_run(s, &q, &r);
+	if (st.rec_exact) {
+		free(s->sched);
+		s->sched = st.rec;
+		s->nsched = st.nrec;
+		st.rec = NULL;
+		s->sched_by_task = false;
+		ok = true;
+	}
+	dpm_strategy_free(&st);
+	return ok;
 }

@@ -101,6 +101,16 @@ bool dpm_report(const struct scenario *s, const struct run_opts *o,
 long dpm_minimize(struct scenario *s, const struct run_opts *o, enum inv id);
 
 /*
+ * Run s once (with o's variant and knobs) and make its schedule the
+ * choices that run made, by position: for a schedule read by task
+ * (s->sched_by_task), so that what records and replays choices by
+ * position (the minimiser) sees the same run.  false, s unchanged, when
+ * s is not read by task, has no schedule bytes, or a choice had over 256
+ * candidates.
+ */
+bool dpm_schedule_by_position(struct scenario *s, const struct run_opts *o);
+
+/*
  * The events of the last run made with opts.log on, for trace export:
  * callback starts and ends, phases, releases (which task's complete or
  * unlock woke which), and the violation.

@@ -47,6 +47,22 @@ int dpm_env_read(struct dpm_env *e, char *err, size_t errlen)
 			  errlen)) < 0)
 		return -1;
 	e->limits.no_worker_limit = b;
+	e->limits.sched_mode = DPM_SCHEDULE_BY_DEFAULT;
+	v = getenv("DPMFUZZ_SCHEDULE_BY");
+	if (v) {
+		static const char *const modes[] = { "position", "task", "mixed" };
+		int m = 0;
+
+		while (m < 3 && strcmp(v, modes[m]))
+			m++;
+		if (m == 3) {
+			snprintf(err, errlen,
+				 "DPMFUZZ_SCHEDULE_BY must be position, task or mixed, not '%.40s'", v);
+			return -1;
+		}
+		e->limits.sched_mode = (enum scn_sched_mode)m;
+		e->schedule_by = v;
+	}
 	if ((b = env_bool("DPMFUZZ_INTERLEAVING", &v, err, errlen)) < 0)
 		return -1;
 	e->interleaving = b;
@@ -70,11 +86,14 @@ int dpm_env_read(struct dpm_env *e, char *err, size_t errlen)
 
 void dpm_env_prefix(const struct dpm_env *e, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s%s%s%s%s%s",
+	snprintf(buf, n, "%s%s%s%s%s%s%s%s%s",
 		 e->max_devices ? "DPMFUZZ_MAX_DEVICES=" : "",
 		 e->max_devices ? e->max_devices : "",
 		 e->max_devices ? " " : "",
 		 e->no_worker_limit ? "DPMFUZZ_NO_WORKER_LIMIT=" : "",
 		 e->no_worker_limit ? e->no_worker_limit : "",
-		 e->no_worker_limit ? " " : "");
+		 e->no_worker_limit ? " " : "",
+		 e->schedule_by ? "DPMFUZZ_SCHEDULE_BY=" : "",
+		 e->schedule_by ? e->schedule_by : "",
+		 e->schedule_by ? " " : "");
 }

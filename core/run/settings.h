@@ -21,6 +21,7 @@ struct dpm_env {
 	struct scn_limits limits;
 	const char *max_devices;	/* as set (NULL: unset), for the */
 	const char *no_worker_limit;	/* reproduce lines */
+	const char *schedule_by;	/* DPMFUZZ_SCHEDULE_BY=task|position|mixed */
 	bool interleaving;		/* DPMFUZZ_INTERLEAVING=1 */
 	/* DPMFUZZ_MUTATOR=N: the share in percent of the fuzz targets'
 	 * mutations that are structure-aware (core/scenario/mutate.h); the
@@ -36,8 +37,14 @@ struct dpm_env {
  * err ("DPMFUZZ_MAX_DEVICES must be 1..160, not 'x'"). */
 int dpm_env_read(struct dpm_env *e, char *err, size_t errlen);
 
-/* "DPMFUZZ_MAX_DEVICES=16 DPMFUZZ_NO_WORKER_LIMIT=1 " (each part only
- * when set): what a reproduce line must put before dpmrepro. */
+/* DPMFUZZ_SCHEDULE_BY's default: how the schedule bytes of an input are
+ * read (docs/fuzzing.md, "Schedules by task", has the measurement that
+ * chose it). */
+#define DPM_SCHEDULE_BY_DEFAULT SCHED_BY_POSITION
+
+/* "DPMFUZZ_MAX_DEVICES=16 DPMFUZZ_NO_WORKER_LIMIT=1
+ * DPMFUZZ_SCHEDULE_BY=task " (each part only when set): what a
+ * reproduce line must put before dpmrepro. */
 void dpm_env_prefix(const struct dpm_env *e, char *buf, size_t n);
 
 #endif

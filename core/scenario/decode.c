@@ -45,7 +45,7 @@ static const unsigned int dur_table[16] = {
 	20000, 100000, 500000, 2000000,
 };
 
-static const int err_table[4] = { -EIO, -EBUSY, -ENODEV, -ENOMEM };
+const int scn_err_table[4] = { -EIO, -EBUSY, -ENODEV, -ENOMEM };
 
 /* power/async writes a fuzzer can make, good and bad. */
 static const char *const attr_table[8] = {
@@ -226,7 +226,7 @@ uint8_t scenario_decode_device(struct scenario *s, int i, const uint8_t b[5])
 	d->pci = fl & 2;
 	d->beh.remove_phase = remove_phase_table[(fl >> 2) & 7];
 	if ((e & 31) < NR_PHASES)
-		d->beh.err[e & 31] = err_table[(e >> 5) & 3];
+		d->beh.err[e & 31] = scn_err_table[(e >> 5) & 3];
 	d->beh.dur_us[PH_SUSPEND] = dur_table[du & 15];
 	d->beh.dur_us[PH_RESUME] = dur_table[du >> 4];
 	for (int ph = 0; ph < NR_PHASES; ph++)
@@ -348,7 +348,7 @@ void scenario_canonicalize(struct scenario *s, const struct scn_limits *lim)
 			bool known = false;
 
 			for (int c = 0; c < 4; c++)
-				known |= d->beh.err[ph] == err_table[c];
+				known |= d->beh.err[ph] == scn_err_table[c];
 			if (d->beh.err[ph] && (!known || nerr++))
 				d->beh.err[ph] = 0;
 		}
@@ -457,6 +457,8 @@ void scenario_decode(const uint8_t *data, size_t size,
 	s->sched = dpm_xcalloc(c.left, 1);
 	if (c.left)
 		memcpy(s->sched, c.p, c.left);
+	s->sched_by_task = lim->sched_mode == SCHED_BY_TASK ||
+			   (lim->sched_mode == SCHED_MIXED && (c.left & 1));
 }
 
 DPM_NO_COVERAGE
@@ -573,12 +575,17 @@ static uint8_t encode_kernel_device(const struct scenario *s, int i, int err,
 }
 
 DPM_NO_COVERAGE
-uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
+uint8_t *scenario_encode(const struct scenario *s, enum scn_sched_mode mode,
+			 size_t *len, bool *lossy)
 {
 	size_t cap = 4 + 5 * (size_t)s->ndev + 1 + 3 * (size_t)s->nact +
-		     s->nsched;
+		     s->nsched + 1;
 	uint8_t *b = dpm_xcalloc(cap, 1), *p = b;
-	bool lost = false;
+	bool lost = false, odd = s->nsched & 1;
+
+	if (s->nsched && (mode == SCHED_MIXED ? s->sched_by_task && !odd :
+			  s->sched_by_task != (mode == SCHED_BY_TASK)))
+		lost = true;
 	unsigned int inl = s->inline_every;
 
 	if (inl && (inl < 2 || inl > 5)) {
@@ -613,9 +620,9 @@ uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
 			int code = 0;
 
 			for (int k = 0; k < 4; k++)
-				if (err_table[k] == d->beh.err[ph])
+				if (scn_err_table[k] == d->beh.err[ph])
 					code = k;
-			lost |= err_table[code] != d->beh.err[ph] || nerr++;
+			lost |= scn_err_table[code] != d->beh.err[ph] || nerr++;
 			err = ph | (code << 5);
 		}
 		unsigned int other = 0;
@@ -676,6 +683,8 @@ uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy)
 	if (s->nsched)		/* s->sched may be NULL then */
 		memcpy(p, s->sched, s->nsched);
 	p += s->nsched;
+	if (mode == SCHED_MIXED && !s->sched_by_task && odd)
+		*p++ = 0;	/* even: read by position */
 	*len = (size_t)(p - b);
 	*lossy = lost;
 	return b;

@@ -726,7 +726,8 @@ static size_t emit(const struct scenario *s, uint8_t *out, size_t max)
 {
 	size_t n;
 	bool lossy;
-	uint8_t *b = scenario_encode(s, &n, &lossy);
+	uint8_t *b = scenario_encode(s, s->sched_by_task ? SCHED_BY_TASK : SCHED_BY_POSITION,
+				     &n, &lossy);
 
 	if (!s->nsched)
 		while (n && !b[n - 1])

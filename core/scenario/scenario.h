@@ -132,13 +132,23 @@ struct scenario {
 	struct scn_action *act;
 	size_t nsched;
 	uint8_t *sched;
+	/* The schedule bytes are read by task (core/sched/strategy.h,
+	 * "keyed"), not by the position of a choice. */
+	bool sched_by_task;
 };
+
+/* How an input's schedule bytes are read (DPMFUZZ_SCHEDULE_BY): by the
+ * position of a choice, by task (core/sched/strategy.h, "keyed"), or
+ * mixed: by task when the input has an odd number of schedule bytes (so
+ * a mutation that inserts or erases one switches). */
+enum scn_sched_mode { SCHED_BY_POSITION, SCHED_BY_TASK, SCHED_MIXED };
 
 struct scn_limits {
 	int max_devices;
 	int max_actions;
 	int max_cycles;
 	bool no_worker_limit;	/* decode every worker limit as none */
+	enum scn_sched_mode sched_mode;
 };
 
 void scenario_init(struct scenario *s);
@@ -188,14 +198,24 @@ void scenario_canonicalize(struct scenario *s, const struct scn_limits *lim);
 void scenario_add_kernel_features(struct scenario *s, uint8_t cfg_byte,
 				  const uint8_t *dev_bytes);
 
+/* The errors a device's error byte chooses from (-EIO, -EBUSY, -ENODEV,
+ * -ENOMEM), which scenario_generate() draws from too. */
+extern const int scn_err_table[4];
+
 /*
  * The inverse of scenario_decode() as far as the byte format reaches:
  * bytes that decode (with limits at least as large) to this scenario,
  * with durations rounded to the byte format's table, one error per
- * device, and generated device names.  Returns a malloc'd buffer and its
- * length; *lossy is set when something could not be expressed.
+ * device, and generated device names, for inputs decoded with schedule
+ * mode mode (scn_limits.sched_mode): a schedule by position of an odd
+ * length gets one more byte, 0, under SCHED_MIXED (which a run reads as
+ * its bytes' end: the running task goes on, or the first in the queue).
+ * Returns a malloc'd buffer and its length; *lossy is set when something
+ * could not be expressed (a schedule by task of an even length under
+ * SCHED_MIXED, or one read otherwise than the mode reads it).
  */
-uint8_t *scenario_encode(const struct scenario *s, size_t *len, bool *lossy);
+uint8_t *scenario_encode(const struct scenario *s, enum scn_sched_mode mode,
+			 size_t *len, bool *lossy);
 
 /* Text format.  Returns 0, or -1 with a one-line reason in err. */
 int scenario_parse(const char *text, size_t len, struct scenario *s,

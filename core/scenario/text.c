@@ -203,6 +203,8 @@ char *scenario_print(const struct scenario *s)
 			       (unsigned long long)a->at);
 		}
 	}
+	if (s->sched_by_task)
+		sb_add(&b, "schedule-by task\n");
 	for (size_t i = 0; i < s->nsched; i += 32) {
 		sb_add(&b, "schedule ");
 		for (size_t j = i; j < s->nsched && j < i + 32; j++)
@@ -736,6 +738,12 @@ static int parse_setting(struct parser *ps, struct tok *tk, int nt)
 		if (parse_u64(ps, tk[1], NULL, 1000000, &v, "inline_every") < 0)
 			return -1;
 		s->inline_every = (unsigned int)v;
+		return 0;
+	}
+	if (tok_is(tk[0], "schedule-by")) {
+		if (!tok_is(tk[1], "task") && !tok_is(tk[1], "position"))
+			return perr(ps, "schedule-by: task or position");
+		s->sched_by_task = tok_is(tk[1], "task");
 		return 0;
 	}
 	if (tok_is(tk[0], "transition")) {
