@@ -849,9 +849,11 @@ static void do_check_skip(int dev, enum pm_phase p, int why)
 		return;
 	if (why == SKIP_NO_CALLBACK) {
 		if (pm_phase_is_suspend(p)) {
-			/* Aborting, the PM core leaves it as it was. */
-			if (suspend_failed || wakeup_abort)
-				return;
+			/* Even while the transition aborts: what reports this
+			 * skip saw the PM core mark the device suspended that
+			 * deep (kernel/rt/events.c, judge_suspend(); a device
+			 * the PM core left as it was is SKIP_ABORTING), so its
+			 * parent may suspend after it. */
 			check_suspend_start(dev, p);
 			s->lvl = d;
 		} else if (s->lvl >= d) {
