@@ -323,6 +323,8 @@ void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
 		} else if (!(feat & VF_WAKEUP)) {
 			d->k.flags &= ~SCN_WAKEUP;
 		}
+		if (!(feat & VF_SYSCORE_PARENTS) && d->parent >= 0)
+			devs[d->parent].k.flags &= ~SCN_SYSCORE;
 		if (!(feat & VF_LATE_ADD)) {
 			d->k.late_phase = plain.k.late_phase;
 			d->k.release_unregisters = plain.k.release_unregisters;
@@ -371,6 +373,17 @@ void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
 		for (int k = 0; k < d->nsup; k++)
 			devs[d->sup[k]].beh.rpm_suspended = false;
 	}
+}
+
+/* The variant's features, less those its knobs on leave out. */
+static unsigned int run_features(const struct run_opts *o)
+{
+	unsigned int feat = o->variant->features;
+
+	for (int k = 0; k < o->variant->nknobs; k++)
+		if (o->fixes >> k & 1)
+			feat &= ~o->variant->knobs[k].cuts;
+	return feat;
 }
 
 /* dpm_cut() into a buffer reused from run to run. */
@@ -526,7 +539,7 @@ static void oracle_view_free(struct oracle_view *v)
 void dpm_run(const struct scenario *s0, const struct run_opts *o,
 	     struct run_result *r)
 {
-	const struct scenario *s = cut_to_features(s0, o->variant->features);
+	const struct scenario *s = cut_to_features(s0, run_features(o));
 
 	memset(r, 0, sizeof(*r));
 	scn = s;
@@ -559,7 +572,7 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 
 	struct oracle_view view;
 
-	oracle_view_build(&view, s, o->variant->features);
+	oracle_view_build(&view, s, run_features(o));
 	bool alloc_failures = true, worker_limit = true;
 
 	for (int k = 0; k < o->variant->nknobs; k++)
@@ -664,7 +677,7 @@ bool dpm_report(const struct scenario *s, const struct run_opts *o,
 	fprintf(out, "--- variant %s, fixes: %s\n--- scenario:\n",
 		o->variant->name, fixes);
 	/* The scenario as the variant ran it: what its kernel lacks left out. */
-	struct scenario copy = *cut_to_features(s, o->variant->features);
+	struct scenario copy = *cut_to_features(s, run_features(o));
 
 	snprintf(copy.variant, sizeof(copy.variant), "%s", o->variant->name);
 	snprintf(copy.fixes, sizeof(copy.fixes), "%s",

@@ -45,6 +45,9 @@ struct knob {
 	/* A kernel variant's harness stands in for the fix so
 	 * (DPMK_FIX_*, kernel/kabi.h). */
 	unsigned int stand_in;
+	/* The run leaves these scenario features (VF_*) out, as for a
+	 * variant without them. */
+	unsigned int cuts;
 };
 
 /* Scenario features a variant's kernel has; the run leaves out the
@@ -72,6 +75,9 @@ enum {
 					 * first form, LEAVE_SUSPENDED (before
 					 * 5.8): a device left in suspend
 					 * skips its resume callback too */
+	VF_SYSCORE_PARENTS = 1 << 11,	/* a syscore device may have
+					 * children (without it, only a
+					 * leaf is syscore) */
 };
 
 struct scenario;
