@@ -177,8 +177,6 @@ static struct run_opts opts;
 static int parse_args(int argc, char **argv, char *err, size_t errlen)
 {
 	static const char *const engines[] = { "det", "threads", NULL };
-	/* In enum dpm_strategy_kind's order; "input" is its bytes. */
-	static const char *const strategies[] = { "input", "random", "pct", "keyed", NULL };
 	const char *arg;
 	int c, k;
 
@@ -228,7 +226,7 @@ static int parse_args(int argc, char **argv, char *err, size_t errlen)
 			NUMBER("--jobs", 1, 256, cfg.jobs);
 			break;
 		case OPT_STRATEGY:
-			if ((k = cli_choice("--strategy", arg, strategies, err, errlen)) < 0)
+			if ((k = cli_choice("--strategy", arg, dpm_strategy_names, err, errlen)) < 0)
 				return -1;
 			cfg.strategy = (enum dpm_strategy_kind)k;
 			break;
@@ -299,11 +297,6 @@ static char last_file[4096];
 static int job_fd = -1;
 /* When this process's share (or --replay) started. */
 static double share_start;
-
-static const char *strategy_name(void)
-{
-	return cfg.strategy == STRAT_BYTES ? "input" : dpm_strategy_name(cfg.strategy);
-}
 
 /* The knobs on, as --fix takes them ("none" for none). */
 static const char *fixes_spelled(void)
@@ -889,7 +882,7 @@ static int run_main(int argc, char **argv)
 	knobs_format(cfg.variant, opts.fixes, fixes, sizeof(fixes));
 	printf("dpmstress: variant %s, fixes %s, engine %s, strategy %s, seed %llu, %s %lld, devices <= %d%s, jobs %d\n",
 	       cfg.variant->name, fixes, cfg.engine == ENGINE_DET ? "det" : "threads",
-	       cfg.engine == ENGINE_DET ? strategy_name() : "perturbed",
+	       cfg.engine == ENGINE_DET ? dpm_strategy_name(cfg.strategy) : "perturbed",
 	       (unsigned long long)cfg.seed, cfg.duration ? "seconds" : "iterations",
 	       cfg.duration ? cfg.duration : cfg.iterations, cfg.max_devices,
 	       cfg.fixed_size ? " (fixed)" : "", cfg.jobs);

@@ -397,10 +397,9 @@ static int save_regression(struct scenario *s, const struct run_opts *o,
 static int encode(const struct scenario *s, enum scn_sched_mode mode,
 		  const char *path, char *err, size_t errlen)
 {
-	/* A schedule by task that these bytes, under this mode, would not
-	 * be read by task: the one mode that reads it so. */
-	bool hint = s->sched_by_task && s->nsched &&
-		    (mode == SCHED_BY_POSITION || (mode == SCHED_MIXED && !(s->nsched & 1)));
+	/* Bytes this mode would read otherwise than s says: the mode that
+	 * reads them so. */
+	bool hint = !scenario_sched_fits(s, mode);
 	size_t n;
 	bool lossy;
 	uint8_t *b = scenario_encode(s, mode, &n, &lossy);
@@ -411,7 +410,9 @@ static int encode(const struct scenario *s, enum scn_sched_mode mode,
 		return -1;
 	fprintf(stderr, "dpmrepro: wrote %zu bytes%s%s\n", n,
 		lossy ? " (some settings do not fit the byte format and were rounded)" : "",
-		hint ? " (the schedule is read by task: decode them with DPMFUZZ_SCHEDULE_BY=task)" : "");
+		!hint ? "" : s->sched_by_task ?
+		" (the schedule is read by task: decode them with DPMFUZZ_SCHEDULE_BY=task)" :
+		" (the schedule is read by position: decode them with DPMFUZZ_SCHEDULE_BY=position)");
 	return 0;
 }
 

@@ -539,7 +539,8 @@ static void oracle_view_free(struct oracle_view *v)
 void dpm_run(const struct scenario *s0, const struct run_opts *o,
 	     struct run_result *r)
 {
-	const struct scenario *s = cut_to_features(s0, run_features(o));
+	unsigned int feat = run_features(o);
+	const struct scenario *s = cut_to_features(s0, feat);
 
 	memset(r, 0, sizeof(*r));
 	scn = s;
@@ -572,7 +573,7 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 
 	struct oracle_view view;
 
-	oracle_view_build(&view, s, run_features(o));
+	oracle_view_build(&view, s, feat);
 	bool alloc_failures = true, worker_limit = true;
 
 	for (int k = 0; k < o->variant->nknobs; k++)

@@ -574,6 +574,15 @@ static uint8_t encode_kernel_device(const struct scenario *s, int i, int err,
 	return (uint8_t)(e | (d->k.flags & SCN_WAKEUP ? 0x80 : 0));
 }
 
+bool scenario_sched_fits(const struct scenario *s, enum scn_sched_mode mode)
+{
+	/* Mixed: an odd count is read by task; one by position gets a
+	 * padding byte (below). */
+	return !s->nsched ||
+	       (mode == SCHED_MIXED ? !s->sched_by_task || (s->nsched & 1) :
+				      s->sched_by_task == (mode == SCHED_BY_TASK));
+}
+
 DPM_NO_COVERAGE
 uint8_t *scenario_encode(const struct scenario *s, enum scn_sched_mode mode,
 			 size_t *len, bool *lossy)
@@ -581,11 +590,7 @@ uint8_t *scenario_encode(const struct scenario *s, enum scn_sched_mode mode,
 	size_t cap = 4 + 5 * (size_t)s->ndev + 1 + 3 * (size_t)s->nact +
 		     s->nsched + 1;
 	uint8_t *b = dpm_xcalloc(cap, 1), *p = b;
-	bool lost = false, odd = s->nsched & 1;
-
-	if (s->nsched && (mode == SCHED_MIXED ? s->sched_by_task && !odd :
-			  s->sched_by_task != (mode == SCHED_BY_TASK)))
-		lost = true;
+	bool lost = !scenario_sched_fits(s, mode);
 	unsigned int inl = s->inline_every;
 
 	if (inl && (inl < 2 || inl > 5)) {
@@ -683,7 +688,7 @@ uint8_t *scenario_encode(const struct scenario *s, enum scn_sched_mode mode,
 	if (s->nsched)		/* s->sched may be NULL then */
 		memcpy(p, s->sched, s->nsched);
 	p += s->nsched;
-	if (mode == SCHED_MIXED && !s->sched_by_task && odd)
+	if (mode == SCHED_MIXED && !s->sched_by_task && (s->nsched & 1))
 		*p++ = 0;	/* even: read by position */
 	*len = (size_t)(p - b);
 	*lossy = lost;

@@ -217,6 +217,10 @@ extern const int scn_err_table[4];
 uint8_t *scenario_encode(const struct scenario *s, enum scn_sched_mode mode,
 			 size_t *len, bool *lossy);
 
+/* Whether s's schedule, encoded for mode, is read as s says (by task or
+ * by position); scenario_encode() is lossy when not. */
+bool scenario_sched_fits(const struct scenario *s, enum scn_sched_mode mode);
+
 /* Text format.  Returns 0, or -1 with a one-line reason in err. */
 int scenario_parse(const char *text, size_t len, struct scenario *s,
 		   char *err, size_t errlen);

@@ -10,20 +10,7 @@
 #include "../util/str.h"
 #include "../util/xalloc.h"
 
-static const char *const names[] = { "bytes", "random", "pct", "keyed" };
-
-const char *dpm_strategy_name(enum dpm_strategy_kind k)
-{
-	return names[k];
-}
-
-int dpm_strategy_parse(const char *name)
-{
-	for (int k = 0; k < (int)(sizeof(names) / sizeof(names[0])); k++)
-		if (!strcmp(name, names[k]))
-			return k;
-	return -1;
-}
+const char *const dpm_strategy_names[] = { "input", "random", "pct", "keyed", NULL };
 
 void dpm_task_key(int id, char *buf, size_t n)
 {

@@ -7,7 +7,7 @@
  * scenario generator use too).  A strategy is a det_config.choose
  * callback (run_opts.choose) with its state as the context.
  *
- *   bytes   the scenario's schedule bytes, positionally: the k-th choice
+ *   input   the scenario's schedule bytes, positionally: the k-th choice
  *           takes byte k (the det engine's own rule, core/engine/det.c);
  *           no callback.
  *   random  each choice uniform among the candidates, from a seed.
@@ -20,7 +20,7 @@
  *           of a choice, so a mutation that adds a device, a removal or
  *           a step leaves every other task's priority where it was.
  *
- * Every strategy but bytes records its choices as schedule bytes
+ * Every strategy but input records its choices as schedule bytes
  * (candidate indices), so that a run it drove replays from the scenario
  * with those bytes alone (rec_exact: no choice had over 256 candidates).
  */
@@ -36,9 +36,14 @@
 
 enum dpm_strategy_kind { STRAT_BYTES, STRAT_RANDOM, STRAT_PCT, STRAT_KEYED };
 
-/* "bytes", "random", "pct", "keyed"; and back (-1: no such name). */
-const char *dpm_strategy_name(enum dpm_strategy_kind k);
-int dpm_strategy_parse(const char *name);
+/* The strategies' names, in enum dpm_strategy_kind's order and ended by
+ * NULL ("input", "random", "pct", "keyed": dpmstress --strategy). */
+extern const char *const dpm_strategy_names[];
+
+static inline const char *dpm_strategy_name(enum dpm_strategy_kind k)
+{
+	return dpm_strategy_names[k];
+}
 
 /* A task's key, the same in every run of a scenario and across
  * mutations of it: an async job's name without its cookie
@@ -76,7 +81,7 @@ typedef int (*dpm_choose_fn)(void *ctx, int n, const int *ids);
  * Start a run of s with strategy kind: seed drives random and pct; pct
  * has depth - 1 change points (1..17) spread over the choices a run of
  * s is expected to make; keyed reads s's schedule bytes.  Returns the
- * callback to run with st as its context: NULL for bytes, and for keyed
+ * callback to run with st as its context: NULL for input, and for keyed
  * when s has no schedule bytes (the det engine's default rule).
  */
 dpm_choose_fn dpm_strategy_start(struct dpm_strategy *st, enum dpm_strategy_kind kind,
