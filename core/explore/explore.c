@@ -963,6 +963,7 @@ static int choose(void *ctx, int n, const int *ids)
 struct objrec {
 	uint64_t key;
 	int *last;	/* [3 * ntask]: last R, A, W step per task */
+	uint64_t tasks;	/* the tasks with a step in last[] (when ntask <= 64) */
 	int last_disable;	/* the last step that closed the way (F_DISABLE) */
 };
 
@@ -1004,6 +1005,7 @@ static struct objrec *obj_find(uint64_t key)
 			o->last = A.objlast + (size_t)A.nobj++ * 3 * (size_t)X.ntask;
 			for (int t = 0; t < 3 * X.ntask; t++)
 				o->last[t] = -1;
+			o->tasks = 0;
 			o->last_disable = -1;
 			return o;
 		}
@@ -1177,6 +1179,21 @@ static void race(int e, int f)
 	A.nonrev++;	/* the initials could not run there */
 }
 
+/* Task t's latest step on o that conflicts with an access of this kind,
+ * or -1. */
+static int latest_conflict(const struct objrec *o, int T, int t, uint8_t kind)
+{
+	int best = -1;
+
+	for (int k = 0; k < 3; k++) {
+		int l = o->last[k * T + t];
+
+		if (l > best && conflict(kind, k == 0 ? K_R : k == 1 ? K_A : K_W))
+			best = l;
+	}
+	return best;
+}
+
 /* Happens-before of the run's steps, and its races from step first_new
  * on (earlier pairs were looked at by the run that first had them). */
 static void analyse(int first_new)
@@ -1214,19 +1231,24 @@ static void analyse(int first_new)
 			struct acc *a = &X.accs[e->fp + k];
 			struct objrec *o = obj_find(a->key);
 
-			for (int t = 0; t < T; t++) {
-				if (t == e->tid)
-					continue;
-				int best = -1;
+			if (T <= 64) {
+				/* Only the tasks that touched the object. */
+				uint64_t m = o->tasks & ~((uint64_t)1 << e->tid);
 
-				for (int kind = 0; kind < 3; kind++) {
-					int l = o->last[kind * T + t];
-					uint8_t kk = kind == 0 ? K_R : kind == 1 ? K_A : K_W;
+				while (m) {
+					int t = __builtin_ctzll(m), best;
 
-					if (l > best && conflict(a->kind, kk))
-						best = l;
+					m &= m - 1;
+					if ((best = latest_conflict(o, T, t, a->kind)) >= 0)
+						A.cands[nc++] = best;
 				}
-				if (best >= 0)
+				continue;
+			}
+			for (int t = 0; t < T; t++) {
+				int best;
+
+				if (t != e->tid &&
+				    (best = latest_conflict(o, T, t, a->kind)) >= 0)
 					A.cands[nc++] = best;
 			}
 		}
@@ -1298,6 +1320,8 @@ static void analyse(int first_new)
 				A.w0[e->fp + k] = o->last_disable;
 			if (a->flags & F_DISABLE)
 				o->last_disable = i;
+			if (e->tid < 64)
+				o->tasks |= (uint64_t)1 << e->tid;
 			if (a->kind & K_R)
 				o->last[0 * T + e->tid] = i;
 			if (a->kind & K_A)
