@@ -149,6 +149,7 @@ struct node {
 	struct fpset sleep;	/* the sleep set on arrival */
 	struct acc *chosen_fp;	/* the chosen task's first step */
 	int nchosen_fp;
+	int capn, capclosed, capfp;	/* allocated: cand/en/held, closed_*, chosen_fp */
 };
 
 static struct {
@@ -199,6 +200,7 @@ static struct {
 	/* The search. */
 	struct node *nodes;
 	int nnodes, capnodes;
+	int nodes_init;		/* slots whose arrays are allocated (kept for reuse) */
 	int branch;		/* node where this run leaves the last one */
 	int filter_from;	/* first step that may wake sleepers */
 	struct fpset cur_sleep;
@@ -262,18 +264,40 @@ static void fpset_filter(struct fpset *f, const struct event *e)
 	f->n = k;
 }
 
-static void node_free(struct node *nd)
+/* A node leaves the stack: its arrays stay for the next node there. */
+static void node_reset(struct node *nd)
 {
-	free(nd->cand);
-	free(nd->en);
-	free(nd->held);
-	free(nd->closed_key);
-	free(nd->closed_ev);
-	free(nd->bt);
-	free(nd->chosen_fp);
-	fpset_free(&nd->done);
-	fpset_free(&nd->sleep);
-	memset(nd, 0, sizeof(*nd));
+	nd->ncand = nd->nen = nd->nclosed = nd->nbt = nd->nchosen_fp = 0;
+	fpset_clear(&nd->done);
+	fpset_clear(&nd->sleep);
+}
+
+/* A free slot on top of the stack for a node of n candidates and
+ * nclosed locks, its arrays allocated (not yet pushed). */
+static struct node *node_slot(int n, int nclosed)
+{
+	DPM_ARRAY_RESERVE(X.nodes, X.nnodes, X.capnodes);
+	if (X.nnodes >= X.nodes_init) {
+		memset(&X.nodes[X.nnodes], 0, sizeof(X.nodes[0]));
+		X.nodes_init = X.nnodes + 1;
+	}
+	struct node *nd = &X.nodes[X.nnodes];
+
+	node_reset(nd);
+	if (n > nd->capn) {
+		nd->capn = n;
+		nd->cand = dpm_xrealloc(nd->cand, (size_t)n, sizeof(int));
+		nd->en = dpm_xrealloc(nd->en, (size_t)n, sizeof(int));
+		nd->held = dpm_xrealloc(nd->held, (size_t)n, sizeof(int));
+	}
+	if (nclosed + 1 > nd->capclosed) {
+		nd->capclosed = nclosed + 1;
+		nd->closed_key = dpm_xrealloc(nd->closed_key, (size_t)nclosed + 1,
+					      sizeof(uint64_t));
+		nd->closed_ev = dpm_xrealloc(nd->closed_ev, (size_t)nclosed + 1,
+					     sizeof(int));
+	}
+	return nd;
 }
 
 static bool int_has(const int *a, int n, int v)
@@ -897,8 +921,9 @@ static int choose(void *ctx, int n, const int *ids)
 	 * lock are left for later, unless all are (naive: none is).  The
 	 * task that ran last goes on if it can, else the first in the
 	 * engine's order, skipping sleepers. */
-	int *en = dpm_xrealloc(NULL, (size_t)n, sizeof(int)), nen = 0;
-	int *held = dpm_xrealloc(NULL, (size_t)n, sizeof(int));
+	struct node *nd = node_slot(n, X.nclosed);
+	int *en = nd->en, nen = 0;
+	int *held = nd->held;
 
 	for (int i = 0; i < n; i++) {
 		held[i] = X.eo->mode == EX_NAIVE ? -1 : doomed(ids[i]);
@@ -921,24 +946,14 @@ static int choose(void *ctx, int n, const int *ids)
 	if (pick < 0) {
 		/* Every task that could run is asleep: an equivalent
 		 * schedule was run already. */
-		free(en);
-		free(held);
 		X.blocked = true;
 		stop_run();
 	}
-	DPM_ARRAY_RESERVE(X.nodes, X.nnodes, X.capnodes);
-	struct node *nd = &X.nodes[X.nnodes++];
-
-	memset(nd, 0, sizeof(*nd));
+	X.nnodes++;
 	nd->ncand = n;
-	nd->cand = dpm_xrealloc(NULL, (size_t)n, sizeof(int));
 	memcpy(nd->cand, ids, sizeof(int) * (size_t)n);
-	nd->en = en;
 	nd->nen = nen;
-	nd->held = held;
 	nd->nclosed = X.nclosed;
-	nd->closed_key = dpm_xrealloc(NULL, (size_t)X.nclosed + 1, sizeof(uint64_t));
-	nd->closed_ev = dpm_xrealloc(NULL, (size_t)X.nclosed + 1, sizeof(int));
 	for (int i = 0; i < X.nclosed; i++) {
 		nd->closed_key[i] = X.closed[i].key;
 		nd->closed_ev[i] = X.closed[i].ev;
@@ -980,6 +995,7 @@ static struct {
 	int cap_cands;
 	int *w0;		/* per access with F_WAKE: the F_DISABLE before */
 	int cap_w0;
+	struct objrec **eobj;	/* the open step's objects, per access */
 	int *needed, *needed_acc;	/* this step's non-reversible partners */
 	int cap_needed;
 	uint64_t nonrev;
@@ -1057,6 +1073,7 @@ static void analysis_reserve(void)
 	if (X.naccs + 1 > A.cap_w0) {
 		A.cap_w0 = X.naccs + 1;
 		A.w0 = dpm_xrealloc(A.w0, (size_t)A.cap_w0, sizeof(int));
+		A.eobj = dpm_xrealloc(A.eobj, (size_t)A.cap_w0, sizeof(*A.eobj));
 	}
 }
 
@@ -1229,7 +1246,7 @@ static void analyse(int first_new)
 
 		for (int k = 0; k < e->nfp; k++) {
 			struct acc *a = &X.accs[e->fp + k];
-			struct objrec *o = obj_find(a->key);
+			struct objrec *o = A.eobj[k] = obj_find(a->key);
 
 			if (T <= 64) {
 				/* Only the tasks that touched the object. */
@@ -1314,7 +1331,7 @@ static void analyse(int first_new)
 				A.gjoin[t] = v[t];
 		for (int k = 0; k < e->nfp; k++) {
 			struct acc *a = &X.accs[e->fp + k];
-			struct objrec *o = obj_find(a->key);
+			struct objrec *o = A.eobj[k];
 
 			if (a->flags & F_WAKE)
 				A.w0[e->fp + k] = o->last_disable;
@@ -1477,7 +1494,7 @@ static bool next_branch(void)
 			X.branch = X.nnodes - 1;
 			return true;
 		}
-		node_free(nd);
+		node_reset(nd);
 		X.nnodes--;
 	}
 	return false;
@@ -1486,7 +1503,7 @@ static bool next_branch(void)
 static void search_free(void)
 {
 	for (int i = 0; i < X.nnodes; i++)
-		node_free(&X.nodes[i]);
+		node_reset(&X.nodes[i]);
 	X.nnodes = 0;
 	fpset_free(&X.cur_sleep);
 	oracle_rel_free();
@@ -1585,9 +1602,12 @@ int explore_scenario(const struct scenario *s, const struct run_opts *o0,
 				continue;
 			struct event *e = &X.ev[nd->ev];
 
-			nd->chosen_fp = dpm_xrealloc(nd->chosen_fp,
-						     (size_t)e->nfp + 1,
-						     sizeof(struct acc));
+			if (e->nfp + 1 > nd->capfp) {
+				nd->capfp = e->nfp + 1;
+				nd->chosen_fp = dpm_xrealloc(nd->chosen_fp,
+							     (size_t)nd->capfp,
+							     sizeof(struct acc));
+			}
 			memcpy(nd->chosen_fp, X.accs + e->fp,
 			       sizeof(struct acc) * (size_t)e->nfp);
 			nd->nchosen_fp = e->nfp;
