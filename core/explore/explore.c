@@ -985,7 +985,9 @@ struct objrec {
 static struct {
 	int *vc;		/* [nev * ntask] */
 	int cap_vc;
-	int *gjoin, *acc_vc, *task_last, *firstv;
+	int *acc_vc, *task_last, *firstv;
+	int *seen;		/* [nev]: the step whose candidates hold it */
+	int cap_seen;
 	int cap_t;
 	struct objrec *obj;	/* open addressing */
 	int cap_obj;
@@ -1037,9 +1039,12 @@ static void analysis_reserve(void)
 		A.cap_vc = (int)nvc;
 		A.vc = dpm_xrealloc(A.vc, nvc, sizeof(int));
 	}
+	if (X.nev > A.cap_seen) {
+		A.cap_seen = X.nev;
+		A.seen = dpm_xrealloc(A.seen, (size_t)X.nev, sizeof(int));
+	}
 	if (T > A.cap_t) {
 		A.cap_t = T;
-		A.gjoin = dpm_xrealloc(A.gjoin, (size_t)T, sizeof(int));
 		A.acc_vc = dpm_xrealloc(A.acc_vc, (size_t)T, sizeof(int));
 		A.task_last = dpm_xrealloc(A.task_last, (size_t)T, sizeof(int));
 		A.firstv = dpm_xrealloc(A.firstv, (size_t)T, sizeof(int));
@@ -1218,17 +1223,22 @@ static void analyse(int first_new)
 	int T = X.ntask;
 
 	analysis_reserve();
-	for (int t = 0; t < T; t++) {
-		A.gjoin[t] = 0;
+	for (int t = 0; t < T; t++)
 		A.task_last[t] = -1;
-	}
+	for (int i = 0; i < X.nev; i++)
+		A.seen[i] = -1;
 	for (int i = 0; i < X.nev; i++) {
 		struct event *e = &X.ev[i];
 		int *v = vc_of(i);
 
-		if (e->barrier)
-			memcpy(v, A.gjoin, sizeof(int) * (size_t)T);
-		else if (A.task_last[e->tid] >= 0)
+		if (e->barrier) {
+			/* After every step so far: each task's component is
+			 * its count of steps (no step knows more of a task
+			 * than its latest step). */
+			for (int t = 0; t < T; t++)
+				v[t] = A.task_last[t] >= 0 ?
+				       X.ev[A.task_last[t]].local + 1 : 0;
+		} else if (A.task_last[e->tid] >= 0)
 			memcpy(v, vc_of(A.task_last[e->tid]), sizeof(int) * (size_t)T);
 		else if (e->spawn_ev >= 0)
 			memcpy(v, vc_of(e->spawn_ev), sizeof(int) * (size_t)T);
@@ -1256,8 +1266,11 @@ static void analyse(int first_new)
 					int t = __builtin_ctzll(m), best;
 
 					m &= m - 1;
-					if ((best = latest_conflict(o, T, t, a->kind)) >= 0)
+					if ((best = latest_conflict(o, T, t, a->kind)) >= 0 &&
+					    A.seen[best] != i) {
+						A.seen[best] = i;
 						A.cands[nc++] = best;
+					}
 				}
 				continue;
 			}
@@ -1265,8 +1278,11 @@ static void analyse(int first_new)
 				int best;
 
 				if (t != e->tid &&
-				    (best = latest_conflict(o, T, t, a->kind)) >= 0)
+				    (best = latest_conflict(o, T, t, a->kind)) >= 0 &&
+				    A.seen[best] != i) {
+					A.seen[best] = i;
 					A.cands[nc++] = best;
+				}
 			}
 		}
 		/* Latest first: a step ordered before a later racing one is
@@ -1326,9 +1342,6 @@ static void analyse(int first_new)
 		for (int x = 0; x < nneeded; x++)
 			vc_join(v, vc_of(A.needed[x]));
 		v[e->tid] = e->local + 1;
-		for (int t = 0; t < T; t++)
-			if (v[t] > A.gjoin[t])
-				A.gjoin[t] = v[t];
 		for (int k = 0; k < e->nfp; k++) {
 			struct acc *a = &X.accs[e->fp + k];
 			struct objrec *o = A.eobj[k];
