@@ -977,8 +977,9 @@ static int choose(void *ctx, int n, const int *ids)
 
 struct objrec {
 	uint64_t key;
-	int *last;	/* [3 * ntask]: last R, A, W step per task */
-	uint64_t tasks;	/* the tasks with a step in last[] (when ntask <= 64) */
+	int *last;	/* [ntask][3]: last R, A, W step per task */
+	uint64_t tasks[3];	/* the tasks with an R, A, W step in last[]
+				 * (when ntask <= 64) */
 	int last_disable;	/* the last step that closed the way (F_DISABLE) */
 };
 
@@ -998,6 +999,15 @@ static struct {
 	int *w0;		/* per access with F_WAKE: the F_DISABLE before */
 	int cap_w0;
 	struct objrec **eobj;	/* the open step's objects, per access */
+	/* What the analysis of events from from[i] on changed, to take the
+	 * objects back to where they were before step i (the next run
+	 * shares the steps before its branch with this one). */
+	struct undo { void *p; int64_t old; int what; } *undo;
+	int nundo, capundo;
+	int *undo_from;		/* [nev]: the first entry of step i */
+	int cap_undo_from;
+	bool kept;		/* the objects are those after the last run's steps */
+	int kept_nev, kept_T;
 	int *needed, *needed_acc;	/* this step's non-reversible partners */
 	int cap_needed;
 	uint64_t nonrev;
@@ -1006,6 +1016,41 @@ static struct {
 static int *vc_of(int e)
 {
 	return A.vc + (size_t)e * (size_t)X.ntask;
+}
+
+enum { UNDO_INT, UNDO_MASK, UNDO_NEW };
+
+static void undo_int(int *p)
+{
+	DPM_ARRAY_PUSH(A.undo, A.nundo, A.capundo,
+		       ((struct undo){ p, *p, UNDO_INT }));
+}
+
+static void undo_mask(uint64_t *p)
+{
+	DPM_ARRAY_PUSH(A.undo, A.nundo, A.capundo,
+		       ((struct undo){ p, (int64_t)*p, UNDO_MASK }));
+}
+
+/* Take the objects back to before step i (entries are undone newest
+ * first, so an object created later leaves its slot before any object
+ * whose probe may have passed it). */
+static void undo_to(int i)
+{
+	int stop = A.undo_from[i];
+
+	while (A.nundo > stop) {
+		struct undo *u = &A.undo[--A.nundo];
+
+		if (u->what == UNDO_INT) {
+			*(int *)u->p = (int)u->old;
+		} else if (u->what == UNDO_MASK) {
+			*(uint64_t *)u->p = (uint64_t)u->old;
+		} else {
+			((struct objrec *)u->p)->last = NULL;
+			A.nobj--;
+		}
+	}
 }
 
 static struct objrec *obj_find(uint64_t key)
@@ -1019,21 +1064,27 @@ static struct objrec *obj_find(uint64_t key)
 		if (o->last && o->key == key)
 			return o;
 		if (!o->last) {
+			DPM_ARRAY_PUSH(A.undo, A.nundo, A.capundo,
+				       ((struct undo){ o, 0, UNDO_NEW }));
 			o->key = key;
 			o->last = A.objlast + (size_t)A.nobj++ * 3 * (size_t)X.ntask;
 			for (int t = 0; t < 3 * X.ntask; t++)
 				o->last[t] = -1;
-			o->tasks = 0;
+			o->tasks[0] = o->tasks[1] = o->tasks[2] = 0;
 			o->last_disable = -1;
 			return o;
 		}
 	}
 }
 
-static void analysis_reserve(void)
+/* Room for this run's analysis; whether the objects can be kept from
+ * the last run's (true) or must be built from the first step. */
+static bool analysis_reserve(int first_new)
 {
 	int T = X.ntask;
 	size_t nvc = (size_t)X.nev * (size_t)T;
+	bool keep = A.kept && first_new > 0 && T == A.kept_T &&
+		    first_new <= A.kept_nev;
 
 	if (nvc > (size_t)A.cap_vc) {
 		A.cap_vc = (int)nvc;
@@ -1042,6 +1093,11 @@ static void analysis_reserve(void)
 	if (X.nev > A.cap_seen) {
 		A.cap_seen = X.nev;
 		A.seen = dpm_xrealloc(A.seen, (size_t)X.nev, sizeof(int));
+	}
+	if (X.nev + 1 > A.cap_undo_from) {
+		A.cap_undo_from = X.nev + 1;
+		A.undo_from = dpm_xrealloc(A.undo_from, (size_t)X.nev + 1,
+					   sizeof(int));
 	}
 	if (T > A.cap_t) {
 		A.cap_t = T;
@@ -1054,20 +1110,11 @@ static void analysis_reserve(void)
 
 	while (want < 2 * X.naccs + 2)
 		want *= 2;
-	if (want > A.cap_obj) {
-		free(A.obj);
-		A.cap_obj = want;
-		A.obj = dpm_xcalloc((size_t)want, sizeof(*A.obj));
-	} else {
-		memset(A.obj, 0, sizeof(*A.obj) * (size_t)A.cap_obj);
-	}
 	size_t nl = (size_t)(X.naccs + 1) * 3 * (size_t)T;
 
-	if (nl > (size_t)A.cap_objlast) {
-		A.cap_objlast = (int)nl;
-		A.objlast = dpm_xrealloc(A.objlast, nl, sizeof(int));
-	}
-	A.nobj = 0;
+	/* The objects point into objlast: kept only if neither moves. */
+	if (want > A.cap_obj || nl > (size_t)A.cap_objlast)
+		keep = false;
 	if (X.naccs * T + 1 > A.cap_cands) {
 		A.cap_cands = X.naccs * T + 1;
 		A.cands = dpm_xrealloc(A.cands, (size_t)A.cap_cands, sizeof(int));
@@ -1080,6 +1127,24 @@ static void analysis_reserve(void)
 		A.w0 = dpm_xrealloc(A.w0, (size_t)A.cap_w0, sizeof(int));
 		A.eobj = dpm_xrealloc(A.eobj, (size_t)A.cap_w0, sizeof(*A.eobj));
 	}
+	if (keep) {
+		undo_to(first_new);
+		return true;
+	}
+	if (want > A.cap_obj) {
+		free(A.obj);
+		A.cap_obj = want;
+		A.obj = dpm_xcalloc((size_t)want, sizeof(*A.obj));
+	} else {
+		memset(A.obj, 0, sizeof(*A.obj) * (size_t)A.cap_obj);
+	}
+	if (nl > (size_t)A.cap_objlast) {
+		A.cap_objlast = (int)nl;
+		A.objlast = dpm_xrealloc(A.objlast, nl, sizeof(int));
+	}
+	A.nobj = 0;
+	A.nundo = 0;
+	return false;
 }
 
 /* Step f passes a wait on an object that step e changed while no waiter
@@ -1203,16 +1268,14 @@ static void race(int e, int f)
 
 /* Task t's latest step on o that conflicts with an access of this kind,
  * or -1. */
-static int latest_conflict(const struct objrec *o, int T, int t, uint8_t kind)
+static int latest_conflict(const struct objrec *o, int t, uint8_t kind)
 {
+	const int *l = o->last + 3 * t;
 	int best = -1;
 
-	for (int k = 0; k < 3; k++) {
-		int l = o->last[k * T + t];
-
-		if (l > best && conflict(kind, k == 0 ? K_R : k == 1 ? K_A : K_W))
-			best = l;
-	}
+	for (int k = 0; k < 3; k++)
+		if (l[k] > best && conflict(kind, k == 0 ? K_R : k == 1 ? K_A : K_W))
+			best = l[k];
 	return best;
 }
 
@@ -1222,14 +1285,21 @@ static void analyse(int first_new)
 {
 	int T = X.ntask;
 
-	analysis_reserve();
+	/* The steps before first_new are the last run's: their clocks
+	 * and the objects as they left them are kept (undo_to()). */
+	int from = analysis_reserve(first_new) ? first_new : 0;
+
 	for (int t = 0; t < T; t++)
 		A.task_last[t] = -1;
+	for (int i = 0; i < from; i++)
+		A.task_last[X.ev[i].tid] = i;
 	for (int i = 0; i < X.nev; i++)
 		A.seen[i] = -1;
-	for (int i = 0; i < X.nev; i++) {
+	for (int i = from; i < X.nev; i++) {
 		struct event *e = &X.ev[i];
 		int *v = vc_of(i);
+
+		A.undo_from[i] = A.nundo;
 
 		if (e->barrier) {
 			/* After every step so far: each task's component is
@@ -1259,14 +1329,18 @@ static void analyse(int first_new)
 			struct objrec *o = A.eobj[k] = obj_find(a->key);
 
 			if (T <= 64) {
-				/* Only the tasks that touched the object. */
-				uint64_t m = o->tasks & ~((uint64_t)1 << e->tid);
+				/* Only the tasks whose steps on the object
+				 * conflict with this access. */
+				uint64_t m = (a->kind == K_R ? o->tasks[1] | o->tasks[2] :
+					      a->kind == K_A ? o->tasks[0] | o->tasks[2] :
+					      o->tasks[0] | o->tasks[1] | o->tasks[2]) &
+					     ~((uint64_t)1 << e->tid);
 
 				while (m) {
 					int t = __builtin_ctzll(m), best;
 
 					m &= m - 1;
-					if ((best = latest_conflict(o, T, t, a->kind)) >= 0 &&
+					if ((best = latest_conflict(o, t, a->kind)) >= 0 &&
 					    A.seen[best] != i) {
 						A.seen[best] = i;
 						A.cands[nc++] = best;
@@ -1278,7 +1352,7 @@ static void analyse(int first_new)
 				int best;
 
 				if (t != e->tid &&
-				    (best = latest_conflict(o, T, t, a->kind)) >= 0 &&
+				    (best = latest_conflict(o, t, a->kind)) >= 0 &&
 				    A.seen[best] != i) {
 					A.seen[best] = i;
 					A.cands[nc++] = best;
@@ -1348,19 +1422,30 @@ static void analyse(int first_new)
 
 			if (a->flags & F_WAKE)
 				A.w0[e->fp + k] = o->last_disable;
-			if (a->flags & F_DISABLE)
+			if (a->flags & F_DISABLE) {
+				undo_int(&o->last_disable);
 				o->last_disable = i;
-			if (e->tid < 64)
-				o->tasks |= (uint64_t)1 << e->tid;
-			if (a->kind & K_R)
-				o->last[0 * T + e->tid] = i;
-			if (a->kind & K_A)
-				o->last[1 * T + e->tid] = i;
-			if (a->kind == K_W)
-				o->last[2 * T + e->tid] = i;
+			}
+			uint64_t bit = e->tid < 64 ? (uint64_t)1 << e->tid : 0;
+
+			for (int kind = 0; kind < 3; kind++) {
+				if (!(kind == 0 ? a->kind & K_R : kind == 1 ?
+				      a->kind & K_A : a->kind == K_W))
+					continue;
+				undo_int(&o->last[3 * e->tid + kind]);
+				o->last[3 * e->tid + kind] = i;
+				if ((o->tasks[kind] & bit) != bit) {
+					undo_mask(&o->tasks[kind]);
+					o->tasks[kind] |= bit;
+				}
+			}
 		}
 		A.task_last[e->tid] = i;
 	}
+	A.undo_from[X.nev] = A.nundo;
+	A.kept = true;
+	A.kept_nev = X.nev;
+	A.kept_T = T;
 }
 
 /* ---- classes of schedules, for checking the search ---- */
@@ -1553,6 +1638,7 @@ int explore_scenario(const struct scenario *s, const struct run_opts *o0,
 
 	X.nnodes = 0;
 	X.branch = 0;
+	A.kept = false;		/* another scenario's steps */
 	X.kern = !eo->opaque && o.variant->kernel_explore &&
 		 o.variant->kernel_explore->locate ? o.variant->kernel_explore : NULL;
 	if (X.kern) {
