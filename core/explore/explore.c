@@ -158,6 +158,7 @@ static struct {
 	/* Device memory, for keys: base address by scenario id. */
 	const char **dev_base;
 	int ndev_base, dev_cached;
+	int dev_hit;		/* the device obj_key() found last */
 	size_t dev_size;
 	bool static_ok;		/* &end separates static from heap */
 	/* A kernel tree's explorable copy (kernel/rt/footprint.c): its
@@ -200,6 +201,8 @@ static struct {
 	/* The search. */
 	struct node *nodes;
 	int nnodes, capnodes;
+	uint64_t acc_gen;	/* the open step's accslot[] generation */
+	bool acc_unmerged;	/* it has accesses accslot[] did not merge */
 	int nodes_init;		/* slots whose arrays are allocated (kept for reuse) */
 	int branch;		/* node where this run leaves the last one */
 	int filter_from;	/* first step that may wake sleepers */
@@ -345,12 +348,16 @@ static uint64_t obj_key(const void *obj, long idx)
 
 	if (dpm_model) {
 		devices_cache();
-		for (int i = 0; i < X.ndev_base; i++) {
-			const char *b = X.dev_base[i];
+		/* The device of the last hit first: accesses come in runs. */
+		for (int k = -1; k < X.ndev_base; k++) {
+			int i = k < 0 ? X.dev_hit : k;
+			const char *b = i < X.ndev_base ? X.dev_base[i] : NULL;
 
-			if (b && p >= b && p < b + X.dev_size)
+			if (b && p >= b && p < b + X.dev_size) {
+				X.dev_hit = i;
 				return KEY_DEV | (uint64_t)i << 40 |
 				       (uint64_t)(p - b) << 8 | (uint64_t)(idx & 0xff);
+			}
 		}
 	}
 	if (X.kern) {
@@ -372,22 +379,59 @@ static int dev_of_key(uint64_t key)
 	return (key >> 60) == 1 ? (int)((key >> 40) & 0xfffff) : -1;
 }
 
+/* The open step's accesses so far, by key: a repeated access merges
+ * into the first at once (close_event() merges what did not fit). */
+#define ACC_SLOTS 512
+static struct accslot {
+	uint64_t gen;		/* the step's X.acc_gen: in use */
+	uint64_t key;
+	int idx;		/* into the step's accesses */
+} accslot[ACC_SLOTS];
+
+/* a, an access of the open step, took b too: what the step found when
+ * it began is what its first change says. */
+static void acc_merge(struct acc *a, const struct acc *b)
+{
+	if (!(a->kind & K_A) && !(a->kind == K_W))
+		a->flags = (a->flags & F_PASS) | b->flags;
+	a->kind |= b->kind;
+}
+
+static void push_acc(uint64_t key, uint8_t kind, uint8_t flags)
+{
+	struct event *e = &X.ev[X.cur];
+	struct acc a = { key, kind, flags };
+	unsigned h = (unsigned)((key * 0x9e3779b97f4a7c15ULL) >> 55);
+
+	for (int probe = 0; probe < 8; probe++) {
+		struct accslot *sl = &accslot[(h + (unsigned)probe) & (ACC_SLOTS - 1)];
+
+		if (sl->gen != X.acc_gen) {
+			*sl = (struct accslot){ X.acc_gen, key, e->nfp };
+			break;
+		}
+		if (sl->key == key) {
+			acc_merge(&X.accs[e->fp + sl->idx], &a);
+			return;
+		}
+		if (probe == 7)
+			X.acc_unmerged = true;
+	}
+	DPM_ARRAY_PUSH(X.accs, X.naccs, X.capaccs, a);
+	e->nfp++;
+}
+
 static void add_acc_flags(uint64_t key, uint8_t kind, uint8_t flags)
 {
 	if (X.cur < 0)
 		return;
-	DPM_ARRAY_PUSH(X.accs, X.naccs, X.capaccs,
-		       ((struct acc){ key, kind, flags }));
-	X.ev[X.cur].nfp++;
+	push_acc(key, kind, flags);
 	int d = dev_of_key(key);
 
 	/* Anything in a device's memory: a read of that memory, which its
 	 * release (EV_FREED) writes: a use after free depends on it. */
-	if (d >= 0) {
-		DPM_ARRAY_PUSH(X.accs, X.naccs, X.capaccs,
-			       ((struct acc){ KEY_MEM | (uint64_t)d, K_R, 0 }));
-		X.ev[X.cur].nfp++;
-	}
+	if (d >= 0)
+		push_acc(KEY_MEM | (uint64_t)d, K_R, 0);
 }
 
 static void add_acc(uint64_t key, uint8_t kind)
@@ -482,11 +526,8 @@ static void on_access(const void *obj, long idx, enum kapi_acc acc)
 	if (acc == KACC_MEM) {
 		int d = dev_of_key(key);
 
-		if (d >= 0 && X.cur >= 0) {
-			DPM_ARRAY_PUSH(X.accs, X.naccs, X.capaccs,
-				       ((struct acc){ KEY_MEM | (uint64_t)d, K_R, 0 }));
-			X.ev[X.cur].nfp++;
-		}
+		if (d >= 0 && X.cur >= 0)
+			push_acc(KEY_MEM | (uint64_t)d, K_R, 0);
 		return;
 	}
 	uint8_t k, f = 0;
@@ -781,22 +822,22 @@ static void close_event(void)
 		return;
 	struct event *e = &X.ev[X.cur];
 	struct acc *a = X.accs + e->fp;
-	int n = 0;
+	int n = e->nfp;
 
-	for (int i = 0; i < e->nfp; i++) {
-		int j;
+	if (X.acc_unmerged) {
+		n = 0;
+		for (int i = 0; i < e->nfp; i++) {
+			int j;
 
-		for (j = 0; j < n; j++)
-			if (a[j].key == a[i].key) {
-				/* What the step found when it began is what
-				 * its first change says. */
-				if (!(a[j].kind & K_A) && !(a[j].kind == K_W))
-					a[j].flags = (a[j].flags & F_PASS) | a[i].flags;
-				a[j].kind |= a[i].kind;
-				break;
-			}
-		if (j == n)
-			a[n++] = a[i];
+			for (j = 0; j < n; j++)
+				if (a[j].key == a[i].key) {
+					acc_merge(&a[j], &a[i]);
+					break;
+				}
+			if (j == n)
+				a[n++] = a[i];
+		}
+		X.acc_unmerged = false;
 	}
 	X.naccs = e->fp + n;
 	e->nfp = n;
@@ -813,6 +854,7 @@ static void on_det(enum det_hook_ev ev, int a, int b)
 	case DH_RUN: {
 		close_event();
 		X.step_gen++;
+		X.acc_gen++;	/* a new step: accslot[] empty */
 		task_reserve(a);
 		struct event e = {
 			.tid = a, .local = X.task_nev[a]++, .node = X.pending_node,
