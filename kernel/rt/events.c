@@ -51,11 +51,9 @@ static int phase_depth(int p)
 	}
 }
 
-/* The task handling each device in the phase in progress, and the task
- * inside device_pm_remove() (its complete_all() is not an end of
- * handling).  Indexed like dpmk_run.dev. */
+/* The task handling each device in the phase in progress.  Indexed
+ * like dpmk_run.dev. */
 static int *handler_task;
-static int remover_task = -1;
 /* When each device was taken in hand (a rising count), 0 once main.c is
  * done with it: what a task is doing, for reports (dpmk_in_hand_now()). */
 static long long *hand_seq;
@@ -81,7 +79,6 @@ void dpmk_events_reset(void)
 	dpmk_fp_note_array(0, handler_task, sizeof(*handler_task));
 	dpmk_fp_note_array(1, hand_seq, sizeof(*hand_seq));
 	hand_next = 0;
-	remover_task = -1;
 	dpmk_run.phase = -1;
 	dpmk_run.phase_inst = 0;
 	dpmk_run.window_open = 0;
@@ -270,13 +267,39 @@ void dpmk_rpm_enabled_hook(struct device *dev)
 		d->en_mark_inst = phase_inst();
 }
 
+/*
+ * The complete_all() of a device's completion inside device_pm_remove()
+ * is not an end of handling: the device records who removes it.  Only
+ * that task's reads can find itself there (one removal per device; it
+ * reads its own write), every other task finds "not me" in any order:
+ * no shared state for the search (a single global here once made every
+ * completion depend on every removal, and two removals at once each
+ * saw the other's id).
+ */
+static void set_remover(struct dpmk_dev *d, int v)
+{
+	DPMK_QUIET_BEGIN();
+	__atomic_store_n(&d->remover, v, __ATOMIC_RELAXED);
+	DPMK_QUIET_END();
+}
+
+static bool removing(struct dpmk_dev *d, int me)
+{
+	int v;
+
+	DPMK_QUIET_BEGIN();
+	v = __atomic_load_n(&d->remover, __ATOMIC_RELAXED);
+	DPMK_QUIET_END();
+	return v && v == me + 1;
+}
+
 void dpmk_device_pm_remove(struct device *dev)
 {
-	int me = dpmk_host_task_id();
+	struct dpmk_dev *d = to_dpmk(dev);
 
-	__atomic_store_n(&remover_task, me, __ATOMIC_RELAXED);
+	set_remover(d, dpmk_host_task_id() + 1);
 	device_pm_remove(dev);
-	__atomic_store_n(&remover_task, -1, __ATOMIC_RELAXED);
+	set_remover(d, 0);
 }
 
 static void skip(struct dpmk_dev *d, int p, int why)
@@ -408,7 +431,7 @@ void dpmk_complete_all(struct completion *x)
 		return;
 	}
 	if (p > PH_PREPARE && p < PH_COMPLETE &&
-	    __atomic_load_n(&remover_task, __ATOMIC_RELAXED) != me &&
+	    !removing(d, me) &&
 	    in_hand(d)) {
 		WR(d->done_inst, phase_inst());
 		WR(hand_seq[d->idx], 0);

@@ -50,6 +50,7 @@ struct dpmk_dev {
 	/* driver core (core.c) */
 	bool			added;		/* device_add() done */
 	bool			dead;		/* device_del() started */
+	int			remover;	/* 1 + the task inside device_pm_remove() of it, or 0 */
 	spinlock_t		ev_lock;	/* dead vs a callback's start */
 	bool			bound;		/* drv bound (dev->driver) */
 	bool			probe_deferred;	/* bind at unblock */
