@@ -246,11 +246,13 @@ static void state_open(struct check *k)
 {
 	char path[4096], *want = NULL, line[1024];
 	size_t wl;
-	FILE *mem = open_memstream(&want, &wl);
-	FILE *f;
+	FILE *mem, *f;
 
 	if (!k->dir)
 		return;
+	mem = open_memstream(&want, &wl);
+	if (!mem)
+		cli_die(program.name, "out of memory");
 	if (mkdir(k->dir, 0777) && errno != EEXIST)
 		cli_die(program.name, "cannot create %s: %s", k->dir, strerror(errno));
 	snprintf(path, sizeof(path), "%s/state", k->dir);
@@ -814,9 +816,17 @@ static int run_main(int argc, char **argv)
 		report_json(&k, complete, now() - k.t0, argv[0]);
 	else
 		report_table(&k, complete, argv[0]);
-	if (any_violation(&k.total))
-		return 1;
-	return complete && !k.total.capped && !k.total.nondet ? 0 : 3;
+	rc = any_violation(&k.total) ? 1 :
+		 complete && !k.total.capped && !k.total.nondet ? 0 : 3;
+
+	check_totals_free(&k.total);
+	for (int n = 0; n < b.devices + 2; n++)
+		check_totals_free(&k.by_n[n]);
+	free(k.first);
+	free(k.count);
+	free(k.done);
+	free(k.by_n);
+	return rc;
 }
 
 int main(int argc, char **argv)

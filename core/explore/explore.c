@@ -226,7 +226,7 @@ static void fpset_free(struct fpset *f)
 static void fpset_add(struct fpset *f, int tid, const struct acc *a, int n)
 {
 	DPM_ARRAY_RESERVE(f->s, f->n, f->cap);
-	while (f->npool + n > f->cappool) {
+	while (!f->pool || f->npool + n > f->cappool) {	/* never NULL once used */
 		f->cappool = f->cappool ? 2 * f->cappool : 16;
 		f->pool = dpm_xrealloc(f->pool, (size_t)f->cappool, sizeof(*f->pool));
 	}
