@@ -25,7 +25,12 @@
  * counted, not compared.
  *
  * A hotplug removal is in the bound on scenarios of up to
- * --hotplug-devices devices (default 1).
+ * --hotplug-devices devices (default 1).  The bound has a link, a
+ * runtime-suspended device and a pm-wait where the variant has them;
+ * --plain leaves them and the hotplug task out (the bound of the
+ * verdicts, docs/exhaustive.md), for the larger N.  The knob settings
+ * are none, all and all with each feature knob, or those --fix names
+ * (repeatable; --variant needed).
  *
  * With --break KIND a fault is planted in the dependence relation and the
  * test passes only if some check above catches it: the checks can fail.
@@ -33,7 +38,8 @@
  *   test_explore [-n N] [--sleep-devices M] [--naive-devices M]
  *                [--naive-cap S] [--random K] [--variant V]
  *                [--opaque-devices M] [--opaque-cap S] [--fixes-none]
- *                [--hotplug-devices M] [--break oracle|completion|mem]
+ *                [--hotplug-devices M] [--plain] [--fix LIST ...]
+ *                [--break oracle|completion|mem|race]
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -56,12 +62,30 @@ static int random_choose(void *ctx, int n, const int *ids)
 	return (int)(xorshift64(&r->xs) % (uint64_t)n);
 }
 
+/* The bound and the checks (the options). */
+static struct {
+	int devices, sleep_devices, naive_devices, random;
+	int opaque_devices, hotplug_devices;
+	bool fixes_none, plain;
+	long naive_cap, opaque_cap;
+	const char *only;
+	const char *fix[8];	/* --fix: the knob settings */
+	int nfix;
+} cfg = {
+	.devices = 3, .sleep_devices = 2, .naive_devices = 3, .random = 48,
+	.opaque_devices = 1, .hotplug_devices = 1,
+	.naive_cap = 100000, .opaque_cap = 1000,
+};
+
 struct ctx {
 	const struct run_opts *ro;
 	struct explore_opts eo;
 	int sleep_devices, naive_devices, random;
 	uint64_t naive_cap;
 	long scenarios, mismatches, checked_sleep, random_runs;
+	long by_naive, by_sleep, by_random;	/* mismatches per check */
+	long violating;		/* scenarios where DPOR breaks something */
+	unsigned int violated;	/* what it breaks in all */
 	long checked_naive, naive_capped, skipped;
 	uint64_t dpor_schedules, naive_schedules;
 };
@@ -103,6 +127,10 @@ static void one(const struct scenario *s, void *arg)
 		return;
 	}
 	x->dpor_schedules += d.schedules;
+	if (d.violated) {
+		x->violating++;
+		x->violated |= d.violated;
+	}
 	if (s->ndev <= x->naive_devices) {
 		struct explore_opts eo = x->eo;
 		struct explore_result nv;
@@ -121,6 +149,7 @@ static void one(const struct scenario *s, void *arg)
 				x->checked_naive++;
 			if (nv.capped ? (nv.violated & ~d.violated) != 0 :
 					nv.violated != d.violated) {
+				x->by_naive++;
 				if (x->mismatches++ < 3)
 					show(nv.capped ? "naive (cut short) breaks more" :
 						 "naive breaks other invariants",
@@ -150,6 +179,7 @@ static void one(const struct scenario *s, void *arg)
 			    (frees ? sl.classes < d.classes : sl.classes != d.classes)) {
 				char what[128];
 
+				x->by_sleep++;
 				snprintf(what, sizeof(what),
 					 "sleep sets: %llu classes, dpor %llu",
 					 (unsigned long long)sl.classes,
@@ -175,14 +205,15 @@ static void one(const struct scenario *s, void *arg)
 	}
 	free(rr);
 	if (seen & ~d.violated) {
+		x->by_random++;
 		if (x->mismatches++ < 3)
 			show("random schedules break more", s, x->ro, d.violated, seen);
 	}
 	explore_result_free(&d);
 }
 
-/* The knob settings a variant is checked with: none, all, and all with
- * each feature knob. */
+/* The knob settings a variant is checked with: --fix's, or none, all,
+ * and all with each feature knob. */
 static int settings(const struct pm_variant *v, uint64_t *out)
 {
 	const char *bad;
@@ -190,6 +221,15 @@ static int settings(const struct pm_variant *v, uint64_t *out)
 	uint64_t all;
 	int n = 0;
 
+	if (cfg.nfix) {
+		for (int i = 0; i < cfg.nfix; i++)
+			if (knobs_parse(v, cfg.fix[i], &out[n++], &bad, &bl)) {
+				fprintf(stderr, "test_explore: %s: no knob %.*s\n",
+					v->name, (int)bl, bad);
+				exit(2);
+			}
+		return n;
+	}
 	out[n++] = 0;
 	knobs_parse(v, "all", &all, &bad, &bl);
 	out[n++] = all;
@@ -197,6 +237,74 @@ static int settings(const struct pm_variant *v, uint64_t *out)
 		if (v->knobs[k].feature)
 			out[n++] = all | 1ULL << k;
 	return n;
+}
+
+/* Every variant (or --variant's) with its knob settings over the bound;
+ * returns the mismatches. */
+static long check_all(enum explore_break pb)
+{
+	long mismatches = 0;
+
+	for (int vi = 0; vi < pm_nvariants; vi++) {
+		const struct pm_variant *v = pm_variants[vi];
+		uint64_t set[8];
+
+		if (cfg.only && strcmp(cfg.only, v->name))
+			continue;
+		int ns = settings(v, set);
+		bool opaque = !explore_variant_visible(v);
+		int nd = opaque && cfg.opaque_devices < cfg.devices ?
+			 cfg.opaque_devices : cfg.devices;
+
+		/* An opaque variant: its tree as it is (fixes none) only. */
+		if (opaque || cfg.fixes_none)
+			ns = 1;
+		for (int k = 0; k < ns; k++) {
+			struct run_opts ro = { .variant = v, .fixes = set[k] };
+			struct space_bound b = {
+				.devices = nd, .errors = 1, .removals = 1,
+				.hotplug = !cfg.plain && nd <= cfg.hotplug_devices ? 1 : 0,
+				.cycles = 1, .links = !cfg.plain, .rpm = !cfg.plain,
+				.pm_waits = !cfg.plain,
+				.features = v->features,
+				.all_errnos = v->kernel != NULL,
+			};
+			struct space sp;
+			struct ctx x = {
+				.ro = &ro, .sleep_devices = opaque ? 0 : cfg.sleep_devices,
+				.naive_devices = cfg.naive_devices,
+				.naive_cap = (uint64_t)(opaque ? cfg.opaque_cap : cfg.naive_cap),
+				.random = opaque ? 0 : cfg.random,
+				.eo = { .mode = EX_DPOR, .classes = !opaque, .brk = pb,
+					.opaque = opaque,
+					.max_schedules = opaque ? (uint64_t)cfg.opaque_cap : 0 },
+			};
+			char fixes[KNOBS_TEXT_MAX];
+
+			space_init(&sp, &b);
+			for (long ch = 0; ch < space_chunks(&sp); ch++)
+				space_chunk_foreach(&sp, ch, one, &x);
+			knobs_format(v, set[k], fixes, sizeof(fixes));
+			char broken[256] = "";
+			size_t bn = 0;
+
+			for (int i = 0; i < NR_INV; i++)
+				if (x.violated & (1u << i))
+					bn += (size_t)snprintf(broken + bn, sizeof(broken) - bn,
+							       " %s", inv_name(i));
+			printf("%s (%s), devices <= %d: %ld scenarios, %llu DPOR schedules; naive on %ld (%llu schedules; %ld more cut short), sleep sets on %ld, %ld random schedules; %ld skipped (over %ld schedules); %ld violating (%s); %ld mismatches (naive %ld, sleep sets %ld, random %ld)\n",
+			       v->name, fixes, nd, x.scenarios,
+			       (unsigned long long)x.dpor_schedules, x.checked_naive,
+			       (unsigned long long)x.naive_schedules, x.naive_capped,
+			       x.checked_sleep, x.random_runs, x.skipped,
+			       opaque ? cfg.opaque_cap : 0L, x.violating,
+			       bn ? broken + 1 : "none", x.mismatches,
+			       x.by_naive, x.by_sleep, x.by_random);
+			fflush(stdout);
+			mismatches += x.mismatches;
+		}
+	}
+	return mismatches;
 }
 
 int main(int argc, char **argv)
@@ -213,33 +321,40 @@ int main(int argc, char **argv)
 		{ "variant", required_argument, NULL, 'v' },
 		{ "break", required_argument, NULL, 'b' },
 		{ "hotplug-devices", required_argument, NULL, 'H' },
+		{ "plain", no_argument, NULL, 'p' },
+		{ "fix", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int devices = 3, sleep_devices = 2, naive_devices = 3, random = 48, c;
-	int opaque_devices = 1, hotplug_devices = 1;
-	bool fixes_none = false;
-	long naive_cap = 100000, opaque_cap = 1000;
-	const char *only = NULL;
 	enum explore_break brk = EXB_NONE;
+	int c;
 
-	while ((c = getopt_long(argc, argv, "n:s:r:v:b:N:C:o:O:zH:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:s:r:v:b:N:C:o:O:zH:pf:", lo, NULL)) != -1) {
 		switch (c) {
-		case 'n': devices = atoi(optarg); break;
-		case 's': sleep_devices = atoi(optarg); break;
-		case 'r': random = atoi(optarg); break;
-		case 'N': naive_devices = atoi(optarg); break;
-		case 'C': naive_cap = atol(optarg); break;
-		case 'o': opaque_devices = atoi(optarg); break;
-		case 'O': opaque_cap = atol(optarg); break;
-		case 'z': fixes_none = true; break;
-		case 'H': hotplug_devices = atoi(optarg); break;
-		case 'v': only = optarg; break;
+		case 'n': cfg.devices = atoi(optarg); break;
+		case 's': cfg.sleep_devices = atoi(optarg); break;
+		case 'r': cfg.random = atoi(optarg); break;
+		case 'N': cfg.naive_devices = atoi(optarg); break;
+		case 'C': cfg.naive_cap = atol(optarg); break;
+		case 'o': cfg.opaque_devices = atoi(optarg); break;
+		case 'O': cfg.opaque_cap = atol(optarg); break;
+		case 'z': cfg.fixes_none = true; break;
+		case 'H': cfg.hotplug_devices = atoi(optarg); break;
+		case 'p': cfg.plain = true; break;
+		case 'f':
+			if (cfg.nfix == 8) {
+				fprintf(stderr, "test_explore: at most 8 --fix\n");
+				return 2;
+			}
+			cfg.fix[cfg.nfix++] = optarg;
+			break;
+		case 'v': cfg.only = optarg; break;
 		case 'b':
 			brk = !strcmp(optarg, "oracle") ? EXB_NO_ORACLE :
 			      !strcmp(optarg, "completion") ? EXB_COMPLETION_READ :
-			      !strcmp(optarg, "mem") ? EXB_MEM_READ : EXB_NONE;
+			      !strcmp(optarg, "mem") ? EXB_MEM_READ :
+			      !strcmp(optarg, "race") ? EXB_NO_RACE : EXB_NONE;
 			if (brk == EXB_NONE) {
-				fprintf(stderr, "test_explore: --break oracle|completion|mem\n");
+				fprintf(stderr, "test_explore: --break oracle|completion|mem|race\n");
 				return 2;
 			}
 			break;
@@ -247,60 +362,23 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	long mismatches = 0;
-
-	for (int vi = 0; vi < pm_nvariants; vi++) {
-		const struct pm_variant *v = pm_variants[vi];
-		uint64_t set[8];
-		int ns = settings(v, set);
-
-		if (only && strcmp(only, v->name))
-			continue;
-		bool opaque = !explore_variant_visible(v);
-		int nd = opaque && opaque_devices < devices ? opaque_devices : devices;
-
-		/* An opaque variant: its tree as it is (fixes none) only. */
-		if (opaque || fixes_none)
-			ns = 1;
-		for (int k = 0; k < ns; k++) {
-			struct run_opts ro = { .variant = v, .fixes = set[k] };
-			struct space_bound b = {
-				.devices = nd, .errors = 1, .removals = 1,
-				.hotplug = nd <= hotplug_devices ? 1 : 0, .cycles = 1,
-				.links = 1, .rpm = 1, .pm_waits = 1,
-				.features = v->features,
-				.all_errnos = v->kernel != NULL,
-			};
-			struct space sp;
-			struct ctx x = {
-				.ro = &ro, .sleep_devices = opaque ? 0 : sleep_devices,
-				.naive_devices = naive_devices,
-				.naive_cap = (uint64_t)(opaque ? opaque_cap : naive_cap),
-				.random = opaque ? 0 : random,
-				.eo = { .mode = EX_DPOR, .classes = !opaque, .brk = brk,
-					.opaque = opaque,
-					.max_schedules = opaque ? (uint64_t)opaque_cap : 0 },
-			};
-			char fixes[KNOBS_TEXT_MAX];
-
-			space_init(&sp, &b);
-			for (long ch = 0; ch < space_chunks(&sp); ch++)
-				space_chunk_foreach(&sp, ch, one, &x);
-			knobs_format(v, set[k], fixes, sizeof(fixes));
-			printf("%s (%s), devices <= %d: %ld scenarios, %llu DPOR schedules; naive on %ld (%llu schedules; %ld more cut short), sleep sets on %ld, %ld random schedules; %ld skipped (over %ld schedules); %ld mismatches\n",
-			       v->name, fixes, nd, x.scenarios,
-			       (unsigned long long)x.dpor_schedules, x.checked_naive,
-			       (unsigned long long)x.naive_schedules, x.naive_capped,
-			       x.checked_sleep, x.random_runs, x.skipped,
-			       opaque ? opaque_cap : 0L, x.mismatches);
-			fflush(stdout);
-			mismatches += x.mismatches;
-		}
-	}
+	/* With a planted fault the bound runs first without it: it must be
+	 * clean there, or a mismatch of the search itself (not the fault's)
+	 * would pass for the fault caught. */
 	if (brk != EXB_NONE) {
-		printf(mismatches ? "the planted fault was caught\n" :
-				    "FAIL: the planted fault went unnoticed\n");
-		return mismatches ? 0 : 1;
+		printf("without the planted fault:\n");
+		long clean = check_all(EXB_NONE);
+
+		if (clean) {
+			printf("FAIL: %ld mismatches without the planted fault\n", clean);
+			return 1;
+		}
+		printf("with the planted fault:\n");
+		long m = check_all(brk);
+
+		printf(m ? "the planted fault was caught\n" :
+			   "FAIL: the planted fault went unnoticed\n");
+		return m ? 0 : 1;
 	}
-	return mismatches ? 1 : 0;
+	return check_all(EXB_NONE) ? 1 : 0;
 }

@@ -1298,7 +1298,8 @@ static void race(int e, int f)
 	if (have)
 		return;
 	if (pick >= 0) {
-		bt_add(nd, pick);
+		if (X.eo->brk != EXB_NO_RACE)
+			bt_add(nd, pick);
 		return;
 	}
 	if (hoist >= 0) {
@@ -1499,26 +1500,48 @@ static void analyse(int first_new)
  * are in one class exactly when that order, without the steps that touch
  * nothing (a wait that blocked), is the same.
  */
-static uint64_t class_hash(void)
+static uint64_t class_hash(bool violated)
 {
 	int T = X.ntask;
 	int *done = A.task_last;	/* steps taken, per task */
 	int *next = A.firstv;		/* next step index, per task */
+	static int *limit;		/* steps of the class, per task */
+	static int caplimit;
 	uint64_t h = 1469598103934665603ULL;
+	int left = 0;
 
+	/* A run a violation ended: the class is the violating step's causal
+	 * past only.  Steps that do not happen before it could have come
+	 * before it or not (another run stopped earlier); each such run
+	 * shows the same violation, so they are one class. */
+	const int *vl = violated && X.nev ? vc_of(X.nev - 1) : NULL;
+
+	if (T > caplimit) {
+		caplimit = T;
+		limit = dpm_xrealloc(limit, (size_t)T, sizeof(int));
+	}
 	for (int t = 0; t < T; t++) {
 		done[t] = 0;
 		next[t] = -1;
+		limit[t] = 0;
+	}
+	for (int i = 0; i < X.nev; i++) {
+		const struct event *e = &X.ev[i];
+
+		if (!vl || e->tid == X.ev[X.nev - 1].tid || vl[e->tid] > e->local) {
+			limit[e->tid]++;
+			left++;
+		}
 	}
 	/* The steps of each task in order: the first, then by scanning. */
-	int left = X.nev;
-
 	while (left > 0) {
 		int pick = -1;
 
 		for (int t = 0; t < T && pick < 0; t++) {
 			int k = next[t] + 1;
 
+			if (done[t] >= limit[t])
+				continue;
 			while (k < X.nev && X.ev[k].tid != t)
 				k++;
 			if (k >= X.nev)
@@ -1734,7 +1757,7 @@ int explore_scenario(const struct scenario *s, const struct run_opts *o0,
 		}
 		analyse(first_new);
 		if (eo->classes && !X.blocked)
-			hset_add(&classes, class_hash());
+			hset_add(&classes, class_hash(rr->violated));
 		/* The first step of each branch taken this run. */
 		for (int k = X.branch; k < X.nnodes; k++) {
 			struct node *nd = &X.nodes[k];

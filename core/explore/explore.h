@@ -36,12 +36,13 @@ const char *explore_mode_name(enum explore_mode m);
 int explore_mode_parse(const char *s);	/* -1 if unknown */
 
 /* Deliberate faults in the dependence relation, for the test that shows
- * the soundness check can fail (tests/explore_soundness.sh). */
+ * the soundness check can fail (tests/test_explore.c --break). */
 enum explore_break {
 	EXB_NONE,
 	EXB_COMPLETION_READ,	/* complete_all() counted as a read */
 	EXB_NO_ORACLE,		/* oracle events touch nothing */
 	EXB_MEM_READ,		/* a kernel tree's plain stores counted as loads */
+	EXB_NO_RACE,		/* a race adds no backtrack point */
 	NR_EXPLORE_BREAKS
 };
 
@@ -51,7 +52,8 @@ struct explore_opts {
 	bool opaque;		/* every step depends on every other */
 	enum explore_break brk;
 	/* Count the distinct classes of the schedules run (explore_result
-	 * .classes): a check of the search, not needed to use it. */
+	 * .classes; a violating run's class is its violating step's causal
+	 * past): a check of the search, not needed to use it. */
 	bool classes;
 };
 
