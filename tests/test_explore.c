@@ -15,6 +15,11 @@
  *    (every choice at every point, no reduction) breaks exactly the
  *    invariants DPOR breaks; a naive search cut short by --naive-cap
  *    schedules may break fewer, never another;
+ *  - with --outcomes, every outcome (explore.h: the multiset of a run's
+ *    events) that a random or naive schedule ending without a violation
+ *    reaches, some DPOR run reaches too, and the naive (when it ends) and
+ *    sleep-set searches reach exactly DPOR's: a class DPOR missed shows
+ *    even where no invariant breaks;
  *  - every schedule DPOR reports replays (chunk.c checks it).
  *
  * A variant the hooks do not see whole (a kernel tree in a build without
@@ -38,7 +43,7 @@
  *   test_explore [-n N] [--sleep-devices M] [--naive-devices M]
  *                [--naive-cap S] [--random K] [--variant V]
  *                [--opaque-devices M] [--opaque-cap S] [--fixes-none]
- *                [--hotplug-devices M] [--plain] [--fix LIST ...]
+ *                [--hotplug-devices M] [--plain] [--fix LIST ...] [--outcomes]
  *                [--break oracle|completion|mem|race]
  */
 #include <getopt.h>
@@ -66,7 +71,7 @@ static int random_choose(void *ctx, int n, const int *ids)
 static struct {
 	int devices, sleep_devices, naive_devices, random;
 	int opaque_devices, hotplug_devices;
-	bool fixes_none, plain;
+	bool fixes_none, plain, outcomes;
 	long naive_cap, opaque_cap;
 	const char *only;
 	const char *fix[8];	/* --fix: the knob settings */
@@ -106,6 +111,22 @@ static void show(const char *what, const struct scenario *s,
 			printf(" %s", inv_name(i));
 	printf("\n%s", t);
 	free(t);
+}
+
+/* How many of b's outcomes a lacks. */
+static size_t outcomes_missing(const struct explore_result *a,
+			       const struct explore_result *b)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < b->noutcomes; i++)
+		n += !explore_has_outcome(a, b->outcomes[i]);
+	return n;
+}
+
+static void sum_outcome(const struct dpm_event *ev, void *ctx)
+{
+	*(uint64_t *)ctx += explore_outcome_event(ev);
 }
 
 static void one(const struct scenario *s, void *arg)
@@ -154,6 +175,17 @@ static void one(const struct scenario *s, void *arg)
 					show(nv.capped ? "naive (cut short) breaks more" :
 						 "naive breaks other invariants",
 					     s, x->ro, d.violated, nv.violated);
+			} else if (outcomes_missing(&d, &nv) ||
+				   (!nv.capped && nv.noutcomes != d.noutcomes)) {
+				char what[128];
+
+				x->by_naive++;
+				snprintf(what, sizeof(what),
+					 "naive: %zu outcomes (%zu not DPOR's), dpor %zu",
+					 nv.noutcomes, outcomes_missing(&d, &nv),
+					 d.noutcomes);
+				if (x->mismatches++ < 3)
+					show(what, s, x->ro, d.violated, nv.violated);
 			}
 		}
 		explore_result_free(&nv);
@@ -176,14 +208,15 @@ static void one(const struct scenario *s, void *arg)
 			for (int i = 0; i < s->ndev; i++)
 				frees |= s->dev[i].beh.remove_phase >= 0;
 			if (sl.violated != d.violated ||
-			    (frees ? sl.classes < d.classes : sl.classes != d.classes)) {
+			    (frees ? sl.classes < d.classes : sl.classes != d.classes) ||
+			    sl.noutcomes != d.noutcomes || outcomes_missing(&d, &sl)) {
 				char what[128];
 
 				x->by_sleep++;
 				snprintf(what, sizeof(what),
-					 "sleep sets: %llu classes, dpor %llu",
-					 (unsigned long long)sl.classes,
-					 (unsigned long long)d.classes);
+					 "sleep sets: %llu classes, %zu outcomes; dpor %llu, %zu",
+					 (unsigned long long)sl.classes, sl.noutcomes,
+					 (unsigned long long)d.classes, d.noutcomes);
 				if (x->mismatches++ < 3)
 					show(what, s, x->ro, d.violated, sl.violated);
 			}
@@ -195,19 +228,36 @@ static void one(const struct scenario *s, void *arg)
 	struct run_opts ro = *x->ro;
 	struct run_result *rr = malloc(sizeof(*rr));
 
+	uint64_t outcome;
+	int strange = 0;
+
 	ro.choose = random_choose;
 	ro.choose_ctx = &r;
+	ro.event_hook = sum_outcome;
+	ro.event_ctx = &outcome;
 	for (int k = 0; k < x->random; k++) {
+		outcome = 0;
 		dpm_run(s, &ro, rr);
 		x->random_runs++;
 		if (rr->violated)
 			seen |= 1u << rr->id;
+		else if (x->eo.outcomes && !explore_has_outcome(&d, outcome))
+			strange++;
 	}
 	free(rr);
 	if (seen & ~d.violated) {
 		x->by_random++;
 		if (x->mismatches++ < 3)
 			show("random schedules break more", s, x->ro, d.violated, seen);
+	} else if (strange) {
+		char what[128];
+
+		x->by_random++;
+		snprintf(what, sizeof(what),
+			 "%d random schedules end with an outcome no DPOR run had",
+			 strange);
+		if (x->mismatches++ < 3)
+			show(what, s, x->ro, d.violated, seen);
 	}
 	explore_result_free(&d);
 }
@@ -275,7 +325,8 @@ static long check_all(enum explore_break pb)
 				.naive_devices = cfg.naive_devices,
 				.naive_cap = (uint64_t)(opaque ? cfg.opaque_cap : cfg.naive_cap),
 				.random = opaque ? 0 : cfg.random,
-				.eo = { .mode = EX_DPOR, .classes = !opaque, .brk = pb,
+				.eo = { .mode = EX_DPOR, .classes = !opaque,
+					.outcomes = !opaque && cfg.outcomes, .brk = pb,
 					.opaque = opaque,
 					.max_schedules = opaque ? (uint64_t)cfg.opaque_cap : 0 },
 			};
@@ -323,12 +374,13 @@ int main(int argc, char **argv)
 		{ "hotplug-devices", required_argument, NULL, 'H' },
 		{ "plain", no_argument, NULL, 'p' },
 		{ "fix", required_argument, NULL, 'f' },
+		{ "outcomes", no_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum explore_break brk = EXB_NONE;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "n:s:r:v:b:N:C:o:O:zH:pf:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:s:r:v:b:N:C:o:O:zH:pf:u", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n': cfg.devices = atoi(optarg); break;
 		case 's': cfg.sleep_devices = atoi(optarg); break;
@@ -340,6 +392,7 @@ int main(int argc, char **argv)
 		case 'z': cfg.fixes_none = true; break;
 		case 'H': cfg.hotplug_devices = atoi(optarg); break;
 		case 'p': cfg.plain = true; break;
+		case 'u': cfg.outcomes = true; break;
 		case 'f':
 			if (cfg.nfix == 8) {
 				fprintf(stderr, "test_explore: at most 8 --fix\n");

@@ -197,6 +197,7 @@ static struct {
 	uint8_t *sb;		/* the run's schedule bytes */
 	int nsb, capsb;
 	bool blocked, nondet;
+	uint64_t outcome;	/* this run's, explore_outcome_event() summed */
 	char nondet_msg[160];
 	/* The search. */
 	struct node *nodes;
@@ -702,9 +703,43 @@ static void oracle_related(int d)
 		add_acc(KEY_ORACLE | (uint64_t)X.related[d][k], K_R);
 }
 
+uint64_t explore_outcome_event(const struct dpm_event *ev)
+{
+	uint64_t h = (uint64_t)(unsigned int)ev->kind;
+
+	h = h * 0x100000001b3ULL ^ (uint64_t)(unsigned int)ev->dev;
+	h = h * 0x100000001b3ULL ^ (uint64_t)(unsigned int)ev->phase;
+	h = h * 0x100000001b3ULL ^ (uint64_t)(unsigned int)ev->err;
+	h = h * 0x100000001b3ULL ^ (uint64_t)ev->a;
+	h = h * 0x100000001b3ULL ^ (uint64_t)ev->b;
+	/* splitmix64's finaliser: sums of these stay apart */
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+bool explore_has_outcome(const struct explore_result *r, uint64_t h)
+{
+	if (!h)
+		h = 1;		/* as hset_add() keeps it */
+	return r->noutcomes &&
+	       bsearch(&h, r->outcomes, r->noutcomes, sizeof(h), u64_cmp);
+}
+
 static void on_event(const struct dpm_event *ev, void *ctx)
 {
 	(void)ctx;
+	if (X.in_run)
+		X.outcome += explore_outcome_event(ev);
 	if (!X.in_run || X.eo->brk == EXB_NO_ORACLE)
 		return;
 	int d = ev->dev;
@@ -1618,6 +1653,7 @@ static void run_reset(void)
 	X.depth = 0;
 	X.nsb = 0;
 	X.blocked = false;
+	X.outcome = 0;
 	X.filter_from = X.branch == 0 && X.nnodes == 0 ? 0 : 1 << 30;
 	fpset_clear(&X.cur_sleep);
 	for (int i = 0; i < X.nnodes; i++)
@@ -1699,7 +1735,7 @@ int explore_scenario(const struct scenario *s, const struct run_opts *o0,
 	o.event_ctx = NULL;
 	o.order_counters = NULL;
 	o.log = false;
-	struct hset classes = { 0 };
+	struct hset classes = { 0 }, outcomes = { 0 };
 
 	X.nnodes = 0;
 	X.branch = 0;
@@ -1758,6 +1794,8 @@ int explore_scenario(const struct scenario *s, const struct run_opts *o0,
 		analyse(first_new);
 		if (eo->classes && !X.blocked)
 			hset_add(&classes, class_hash(rr->violated));
+		if (eo->outcomes && !X.blocked && !rr->violated)
+			hset_add(&outcomes, X.outcome);
 		/* The first step of each branch taken this run. */
 		for (int k = X.branch; k < X.nnodes; k++) {
 			struct node *nd = &X.nodes[k];
@@ -1790,6 +1828,14 @@ int explore_scenario(const struct scenario *s, const struct run_opts *o0,
 	det_hook = NULL;
 	r->classes = classes.n;
 	free(classes.v);
+	if (outcomes.n) {
+		r->outcomes = dpm_xcalloc(outcomes.n, sizeof(uint64_t));
+		for (size_t i = 0; i < outcomes.cap; i++)
+			if (outcomes.v[i])
+				r->outcomes[r->noutcomes++] = outcomes.v[i];
+		qsort(r->outcomes, r->noutcomes, sizeof(uint64_t), u64_cmp);
+	}
+	free(outcomes.v);
 	search_free();
 	free(rr);
 	return rc;
@@ -1799,5 +1845,6 @@ void explore_result_free(struct explore_result *r)
 {
 	for (int i = 0; i < NR_INV; i++)
 		free(r->sched[i]);
+	free(r->outcomes);
 	memset(r, 0, sizeof(*r));
 }

@@ -55,6 +55,9 @@ struct explore_opts {
 	 * .classes; a violating run's class is its violating step's causal
 	 * past): a check of the search, not needed to use it. */
 	bool classes;
+	/* Keep the outcome of every run that ends without a violation
+	 * (explore_result.outcomes): a check of the search. */
+	bool outcomes;
 };
 
 struct explore_result {
@@ -68,6 +71,9 @@ struct explore_result {
 	 * engine reads them) that showed it; malloc'd, NULL if none. */
 	uint8_t *sched[NR_INV];
 	size_t nsched[NR_INV];
+	/* opts.outcomes: the distinct outcomes, sorted; malloc'd. */
+	uint64_t *outcomes;
+	size_t noutcomes;
 };
 
 /*
@@ -80,6 +86,18 @@ int explore_scenario(const struct scenario *s, const struct run_opts *o,
 		     const struct explore_opts *eo, struct explore_result *r,
 		     char *err, size_t errlen);
 void explore_result_free(struct explore_result *r);
+
+/*
+ * A run's outcome: the multiset of its events (kind, device, phase,
+ * error and the event's two numbers), whatever their order.  Runs of
+ * one class have the same steps, so the same outcome; a class the search
+ * missed shows when a run outside it (a random or naive schedule) ends
+ * with an outcome none of the search's runs had.  Sum
+ * explore_outcome_event() over a run's events (dpm_run()'s event_hook).
+ */
+uint64_t explore_outcome_event(const struct dpm_event *ev);
+/* Whether h is one of r's outcomes. */
+bool explore_has_outcome(const struct explore_result *r, uint64_t h);
 
 /* A variant whose steps the hooks see whole. */
 bool explore_variant_visible(const struct pm_variant *v);
