@@ -1285,17 +1285,23 @@ static void race(int e, int f)
 	int T = X.ntask;
 	int hoist = -1;
 
-	/* f holds a mutex that another task held before e and still holds
-	 * there: f can come first only before that task took it. */
-	for (int l = 0; l < X.ev[f].nlocks; l++)
-		for (int c = 0; c < nd->nclosed; c++) {
-			int a = nd->closed_ev[c];
+	/* f, or a step of its task that must come before it (one not
+	 * after e), holds a mutex that another task held before e and
+	 * still holds there: f can come first only before that task took
+	 * it. */
+	for (int j = e + 1; j <= f; j++) {
+		if (X.ev[j].tid != X.ev[f].tid || (j < f && hb(e, vc_of(j))))
+			continue;
+		for (int l = 0; l < X.ev[j].nlocks; l++)
+			for (int c = 0; c < nd->nclosed; c++) {
+				int a = nd->closed_ev[c];
 
-			if (nd->closed_key[c] == X.ev[f].locks[l] && a >= 0 &&
-			    a < e && X.ev[a].tid != X.ev[f].tid &&
-			    (hoist < 0 || a < hoist))
-				hoist = a;
-		}
+				if (nd->closed_key[c] == X.ev[j].locks[l] && a >= 0 &&
+				    a < e && X.ev[a].tid != X.ev[f].tid &&
+				    (hoist < 0 || a < hoist))
+					hoist = a;
+			}
+	}
 	if (hoist >= 0) {
 		race(hoist, f);
 		return;
