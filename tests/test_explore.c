@@ -20,7 +20,12 @@
  *    reaches, some DPOR run reaches too, and the naive (when it ends) and
  *    sleep-set searches reach exactly DPOR's: a class DPOR missed shows
  *    even where no invariant breaks;
- *  - every schedule DPOR reports replays (chunk.c checks it).
+ *  - every schedule DPOR reports replays (chunk.c checks it);
+ *  - on scenarios of up to --record-devices devices, DPOR with every
+ *    step of every run recorded anew (explore_opts.record_all) runs the
+ *    same search: the same schedules, runs cut short, steps, classes,
+ *    invariants and outcomes as with the steps before each branch kept
+ *    from the run before.
  *
  * A variant the hooks do not see whole (a kernel tree in a build without
  * its explorable copy, docs/exhaustive.md: opaque, every step depends on
@@ -44,6 +49,7 @@
  *                [--naive-cap S] [--random K] [--variant V]
  *                [--opaque-devices M] [--opaque-cap S] [--fixes-none]
  *                [--hotplug-devices M] [--plain] [--fix LIST ...] [--outcomes]
+ *                [--record-devices M]
  *                [--break oracle|completion|mem|race]
  */
 #include <getopt.h>
@@ -70,7 +76,7 @@ static int random_choose(void *ctx, int n, const int *ids)
 /* The bound and the checks (the options). */
 static struct {
 	int devices, sleep_devices, naive_devices, random;
-	int opaque_devices, hotplug_devices;
+	int opaque_devices, hotplug_devices, record_devices;
 	bool fixes_none, plain, outcomes;
 	long naive_cap, opaque_cap;
 	const char *only;
@@ -85,10 +91,11 @@ static struct {
 struct ctx {
 	const struct run_opts *ro;
 	struct explore_opts eo;
-	int sleep_devices, naive_devices, random;
+	int sleep_devices, naive_devices, random, record_devices;
 	uint64_t naive_cap;
 	long scenarios, mismatches, checked_sleep, random_runs;
-	long by_naive, by_sleep, by_random;	/* mismatches per check */
+	long by_naive, by_sleep, by_random, by_record;	/* mismatches per check */
+	long checked_record;
 	long violating;		/* scenarios where DPOR breaks something */
 	unsigned int violated;	/* what it breaks in all */
 	long checked_naive, naive_capped, skipped;
@@ -151,6 +158,37 @@ static void one(const struct scenario *s, void *arg)
 	if (d.violated) {
 		x->violating++;
 		x->violated |= d.violated;
+	}
+	if (s->ndev <= x->record_devices) {
+		struct explore_opts eo = x->eo;
+		struct explore_result ra;
+
+		eo.record_all = true;
+		if (explore_scenario(s, x->ro, &eo, &ra, err, sizeof(err))) {
+			printf("MISMATCH: %s\n", err);
+			x->mismatches++;
+		} else {
+			x->checked_record++;
+			if (ra.schedules != d.schedules || ra.blocked != d.blocked ||
+			    ra.events != d.events || ra.classes != d.classes ||
+			    ra.violated != d.violated || ra.noutcomes != d.noutcomes ||
+			    outcomes_missing(&d, &ra)) {
+				char what[160];
+
+				x->by_record++;
+				snprintf(what, sizeof(what),
+					 "recording every step: %llu schedules, %llu cut short, %llu steps; kept: %llu, %llu, %llu",
+					 (unsigned long long)ra.schedules,
+					 (unsigned long long)ra.blocked,
+					 (unsigned long long)ra.events,
+					 (unsigned long long)d.schedules,
+					 (unsigned long long)d.blocked,
+					 (unsigned long long)d.events);
+				if (x->mismatches++ < 3)
+					show(what, s, x->ro, d.violated, ra.violated);
+			}
+		}
+		explore_result_free(&ra);
 	}
 	if (s->ndev <= x->naive_devices) {
 		struct explore_opts eo = x->eo;
@@ -323,6 +361,7 @@ static long check_all(enum explore_break pb)
 			struct ctx x = {
 				.ro = &ro, .sleep_devices = opaque ? 0 : cfg.sleep_devices,
 				.naive_devices = cfg.naive_devices,
+				.record_devices = cfg.record_devices,
 				.naive_cap = (uint64_t)(opaque ? cfg.opaque_cap : cfg.naive_cap),
 				.random = opaque ? 0 : cfg.random,
 				.eo = { .mode = EX_DPOR, .classes = !opaque,
@@ -343,14 +382,14 @@ static long check_all(enum explore_break pb)
 				if (x.violated & (1u << i))
 					bn += (size_t)snprintf(broken + bn, sizeof(broken) - bn,
 							       " %s", inv_name(i));
-			printf("%s (%s), devices <= %d: %ld scenarios, %llu DPOR schedules; naive on %ld (%llu schedules; %ld more cut short), sleep sets on %ld, %ld random schedules; %ld skipped (over %ld schedules); %ld violating (%s); %ld mismatches (naive %ld, sleep sets %ld, random %ld)\n",
+			printf("%s (%s), devices <= %d: %ld scenarios, %llu DPOR schedules; naive on %ld (%llu schedules; %ld more cut short), sleep sets on %ld, %ld random schedules, every step recorded on %ld; %ld skipped (over %ld schedules); %ld violating (%s); %ld mismatches (naive %ld, sleep sets %ld, random %ld, recording %ld)\n",
 			       v->name, fixes, nd, x.scenarios,
 			       (unsigned long long)x.dpor_schedules, x.checked_naive,
 			       (unsigned long long)x.naive_schedules, x.naive_capped,
-			       x.checked_sleep, x.random_runs, x.skipped,
+			       x.checked_sleep, x.random_runs, x.checked_record, x.skipped,
 			       opaque ? cfg.opaque_cap : 0L, x.violating,
 			       bn ? broken + 1 : "none", x.mismatches,
-			       x.by_naive, x.by_sleep, x.by_random);
+			       x.by_naive, x.by_sleep, x.by_random, x.by_record);
 			fflush(stdout);
 			mismatches += x.mismatches;
 		}
@@ -375,12 +414,13 @@ int main(int argc, char **argv)
 		{ "plain", no_argument, NULL, 'p' },
 		{ "fix", required_argument, NULL, 'f' },
 		{ "outcomes", no_argument, NULL, 'u' },
+		{ "record-devices", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum explore_break brk = EXB_NONE;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "n:s:r:v:b:N:C:o:O:zH:pf:u", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:s:r:v:b:N:C:o:O:zH:pf:uR:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n': cfg.devices = atoi(optarg); break;
 		case 's': cfg.sleep_devices = atoi(optarg); break;
@@ -393,6 +433,7 @@ int main(int argc, char **argv)
 		case 'H': cfg.hotplug_devices = atoi(optarg); break;
 		case 'p': cfg.plain = true; break;
 		case 'u': cfg.outcomes = true; break;
+		case 'R': cfg.record_devices = atoi(optarg); break;
 		case 'f':
 			if (cfg.nfix == 8) {
 				fprintf(stderr, "test_explore: at most 8 --fix\n");

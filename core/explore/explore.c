@@ -183,6 +183,15 @@ static struct {
 	struct acc *accs;
 	int naccs, capaccs;
 	int cur;		/* open event, -1 none */
+	/* Steps [0, keep) replay the last run's to the branch: the model
+	 * runs them again, but their records (footprint, locks held) are
+	 * the last run's, kept; only what later steps need of them (who
+	 * holds which lock, whose next step takes which, step counts) is
+	 * followed again. */
+	int keep;
+	/* The devices whose memory the open step touched (< 64; the rest
+	 * are added at once): close_event() adds a read of each. */
+	uint64_t step_mem;
 	int *task_nev, *task_spawn_ev;
 	bool *task_timer;
 	uint64_t *task_take;	/* the lock its next step takes, 0: none */
@@ -347,6 +356,9 @@ static uint64_t obj_key(const void *obj, long idx)
 {
 	const char *p = obj;
 
+	/* Devices are on the heap: a static is none. */
+	if (X.static_ok && p < &end)
+		return KEY_STATIC | (uint64_t)(uintptr_t)p | (uint64_t)idx << 47;
 	if (dpm_model) {
 		devices_cache();
 		/* The device of the last hit first: accesses come in runs. */
@@ -370,8 +382,6 @@ static uint64_t obj_key(const void *obj, long idx)
 			       ((uint64_t)(id & 3) << 28 | (off & 0xfffffff)) << 8 |
 			       (uint64_t)(idx & 0xff);
 	}
-	if (X.static_ok && p < &end)
-		return KEY_STATIC | (uint64_t)(uintptr_t)p | (uint64_t)idx << 47;
 	return KEY_HEAP;
 }
 
@@ -422,17 +432,23 @@ static void push_acc(uint64_t key, uint8_t kind, uint8_t flags)
 	e->nfp++;
 }
 
+/* The open step read device d's memory (d < 0: none). */
+static void mem_read(int d)
+{
+	if (d >= 64)
+		push_acc(KEY_MEM | (uint64_t)d, K_R, 0);
+	else if (d >= 0)
+		X.step_mem |= (uint64_t)1 << d;
+}
+
 static void add_acc_flags(uint64_t key, uint8_t kind, uint8_t flags)
 {
-	if (X.cur < 0)
+	if (X.cur < X.keep)	/* none open, or a kept step */
 		return;
 	push_acc(key, kind, flags);
-	int d = dev_of_key(key);
-
 	/* Anything in a device's memory: a read of that memory, which its
 	 * release (EV_FREED) writes: a use after free depends on it. */
-	if (d >= 0)
-		push_acc(KEY_MEM | (uint64_t)d, K_R, 0);
+	mem_read(dev_of_key(key));
 }
 
 static void add_acc(uint64_t key, uint8_t kind)
@@ -484,7 +500,7 @@ static void lockset_update(int tid, uint64_t key, bool take)
 	if (take) {
 		if (*n < LOCKSET_MAX)
 			X.task_locks[tid][(*n)++] = key;
-		if (e->nlocks < LOCKSET_MAX)
+		if (X.cur >= X.keep && e->nlocks < LOCKSET_MAX)
 			e->locks[e->nlocks++] = key;
 		return;
 	}
@@ -495,10 +511,26 @@ static void lockset_update(int tid, uint64_t key, bool take)
 		}
 }
 
+static __attribute__((noinline)) void access_record(const void *obj, long idx,
+						    enum kapi_acc acc);
+
+/* What a kept step still follows: locks, ways closed and opened, and the
+ * lock a task takes next. */
+#define KEPT_FOLLOWS	(1u << KACC_TAKE_NEXT | 1u << KACC_LOCK | 1u << KACC_UNLOCK | \
+			 1u << KACC_WAKE | 1u << KACC_ADD_WAKE | 1u << KACC_DISABLE | \
+			 1u << KACC_PASS_DISABLE)
+
+/* kapi_access_hook: the model's every access, so the common case (a
+ * kept step's plain access) returns at once. */
 static void on_access(const void *obj, long idx, enum kapi_acc acc)
 {
-	if (!X.in_run)
+	if (!X.in_run || (X.cur < X.keep && !(KEPT_FOLLOWS >> acc & 1)))
 		return;
+	access_record(obj, idx, acc);
+}
+
+static void access_record(const void *obj, long idx, enum kapi_acc acc)
+{
 	uint64_t key = obj_key(obj, idx);
 
 	if (acc == KACC_TAKE_NEXT) {
@@ -525,10 +557,8 @@ static void on_access(const void *obj, long idx, enum kapi_acc acc)
 		return;
 	}
 	if (acc == KACC_MEM) {
-		int d = dev_of_key(key);
-
-		if (d >= 0 && X.cur >= 0)
-			push_acc(KEY_MEM | (uint64_t)d, K_R, 0);
+		if (X.cur >= X.keep)
+			mem_read(dev_of_key(key));
 		return;
 	}
 	uint8_t k, f = 0;
@@ -593,7 +623,7 @@ static void on_access(const void *obj, long idx, enum kapi_acc acc)
  */
 static void on_mem(const void *p, unsigned long size, int write)
 {
-	if (!X.in_run || X.cur < 0 || !size || det_own_stack(p))
+	if (!X.in_run || X.cur < X.keep || !size || det_own_stack(p))
 		return;
 	uintptr_t a = (uintptr_t)p & ~(uintptr_t)(MEM_WORD - 1);
 	uintptr_t last = ((uintptr_t)p + size - 1) & ~(uintptr_t)(MEM_WORD - 1);
@@ -740,7 +770,7 @@ static void on_event(const struct dpm_event *ev, void *ctx)
 	(void)ctx;
 	if (X.in_run)
 		X.outcome += explore_outcome_event(ev);
-	if (!X.in_run || X.eo->brk == EXB_NO_ORACLE)
+	if (!X.in_run || X.eo->brk == EXB_NO_ORACLE || X.cur < X.keep)
 		return;
 	int d = ev->dev;
 	bool dev_ok = d >= 0 && d < X.s->ndev;
@@ -855,6 +885,12 @@ static void close_event(void)
 {
 	if (X.cur < 0)
 		return;
+	while (X.step_mem) {
+		int d = __builtin_ctzll(X.step_mem);
+
+		X.step_mem &= X.step_mem - 1;
+		push_acc(KEY_MEM | (uint64_t)d, K_R, 0);
+	}
 	struct event *e = &X.ev[X.cur];
 	struct acc *a = X.accs + e->fp;
 	int n = e->nfp;
@@ -904,6 +940,26 @@ static void on_det(enum det_hook_ev ev, int a, int b)
 		e.nlocks = X.task_nlocks[a];
 		memcpy(e.locks, X.task_locks[a], sizeof(e.locks));
 		X.pending_node = -1;
+		if (X.nev < X.keep) {
+			const struct event *k = &X.ev[X.nev];
+
+			if (k->tid == e.tid && k->local == e.local &&
+			    k->node == e.node && k->spawn_ev == e.spawn_ev &&
+			    k->barrier == e.barrier) {
+				/* The kept step again: its footprint is the
+				 * last run's (close_event() sets X.naccs
+				 * past it). */
+				X.cur = X.nev++;
+				if (e.node >= 0)
+					X.nodes[e.node].ev = X.cur;
+				break;
+			}
+			snprintf(X.nondet_msg, sizeof(X.nondet_msg),
+				 "step %d: task %d ran, task %d on the run before",
+				 X.nev, e.tid, k->tid);
+			X.nondet = true;
+			X.keep = X.nev;	/* record from here; the run is void */
+		}
 		DPM_ARRAY_PUSH(X.ev, X.nev, X.capev, e);
 		X.cur = X.nev - 1;
 		if (e.node >= 0) {
@@ -1355,12 +1411,11 @@ static void race(int e, int f)
 static int latest_conflict(const struct objrec *o, int t, uint8_t kind)
 {
 	const int *l = o->last + 3 * t;
-	int best = -1;
+	/* A read conflicts with counts and writes, a count with reads and
+	 * writes, a write with all (conflict()). */
+	int x = kind == K_R ? l[1] : kind == K_A ? l[0] : l[0] > l[1] ? l[0] : l[1];
 
-	for (int k = 0; k < 3; k++)
-		if (l[k] > best && conflict(kind, k == 0 ? K_R : k == 1 ? K_A : K_W))
-			best = l[k];
-	return best;
+	return x > l[2] ? x : l[2];
 }
 
 /* Happens-before of the run's steps, and its races from step first_new
@@ -1654,6 +1709,7 @@ static void run_reset(void)
 		X.task_nlocks[i] = 0;
 	}
 	X.nclosed = 0;
+	X.step_mem = 0;
 	X.ntask = 0;
 	X.pending_node = -1;
 	X.depth = 0;
@@ -1757,12 +1813,24 @@ int explore_scenario(const struct scenario *s, const struct run_opts *o0,
 	kapi_access_hook = on_access;
 	det_hook = on_det;
 	for (;;) {
+		/* The steps before the branch's are the last run's. */
+		int keep = (r->schedules || r->blocked) && X.branch < X.nnodes &&
+			   X.nodes[X.branch].ev >= 0 ? X.nodes[X.branch].ev : 0;
+
 		run_reset();
+		X.keep = X.eo->record_all ? 0 : keep;
 		/* Replayed choices are the nodes' until the branch. */
 		X.in_run = true;
 		dpm_run(s, &o, rr);
 		X.in_run = false;
 		close_event();
+		if (!X.nondet && X.nev < X.keep) {
+			snprintf(X.nondet_msg, sizeof(X.nondet_msg),
+				 "the run ended after %d steps, the one before had %d before the branch",
+				 X.nev, X.keep);
+			X.nondet = true;
+		}
+		X.keep = 0;
 		if (X.nondet) {
 			snprintf(err, errlen, "the engine did not replay a schedule: %s",
 				 X.nondet_msg);

@@ -58,6 +58,10 @@ struct explore_opts {
 	/* Keep the outcome of every run that ends without a violation
 	 * (explore_result.outcomes): a check of the search. */
 	bool outcomes;
+	/* Record every step of every run anew, not only those after the
+	 * branch (the steps before it are the last run's): the same
+	 * search, slower; a check of the kept records. */
+	bool record_all;
 };
 
 struct explore_result {
