@@ -1135,7 +1135,7 @@ static struct {
 	/* What the analysis of events from from[i] on changed, to take the
 	 * objects back to where they were before step i (the next run
 	 * shares the steps before its branch with this one). */
-	struct undo { void *p; int64_t old; int what; } *undo;
+	struct undo { void *p; int64_t old; int old2; int what; } *undo;
 	int nundo, capundo;
 	int *undo_from;		/* [nev]: the first entry of step i */
 	int cap_undo_from;
@@ -1151,18 +1151,26 @@ static int *vc_of(int e)
 	return A.vc + (size_t)e * (size_t)X.ntask;
 }
 
-enum { UNDO_INT, UNDO_MASK, UNDO_NEW };
+enum { UNDO_INT, UNDO_MASK, UNDO_NEW, UNDO_LAST3 };
 
 static void undo_int(int *p)
 {
 	DPM_ARRAY_PUSH(A.undo, A.nundo, A.capundo,
-		       ((struct undo){ p, *p, UNDO_INT }));
+		       ((struct undo){ p, *p, 0, UNDO_INT }));
+}
+
+/* A task's last R, A, W steps on an object, in one entry. */
+static void undo_last3(int *l)
+{
+	DPM_ARRAY_PUSH(A.undo, A.nundo, A.capundo,
+		       ((struct undo){ l, (int64_t)(uint32_t)l[0] | (int64_t)l[1] << 32,
+				       l[2], UNDO_LAST3 }));
 }
 
 static void undo_mask(uint64_t *p)
 {
 	DPM_ARRAY_PUSH(A.undo, A.nundo, A.capundo,
-		       ((struct undo){ p, (int64_t)*p, UNDO_MASK }));
+		       ((struct undo){ p, (int64_t)*p, 0, UNDO_MASK }));
 }
 
 /* Take the objects back to before step i (entries are undone newest
@@ -1177,6 +1185,12 @@ static void undo_to(int i)
 
 		if (u->what == UNDO_INT) {
 			*(int *)u->p = (int)u->old;
+		} else if (u->what == UNDO_LAST3) {
+			int *l = u->p;
+
+			l[0] = (int)(uint32_t)u->old;
+			l[1] = (int)(u->old >> 32);
+			l[2] = u->old2;
 		} else if (u->what == UNDO_MASK) {
 			*(uint64_t *)u->p = (uint64_t)u->old;
 		} else {
@@ -1198,7 +1212,7 @@ static struct objrec *obj_find(uint64_t key)
 			return o;
 		if (!o->last) {
 			DPM_ARRAY_PUSH(A.undo, A.nundo, A.capundo,
-				       ((struct undo){ o, 0, UNDO_NEW }));
+				       ((struct undo){ o, 0, 0, UNDO_NEW }));
 			o->key = key;
 			o->last = A.objlast + (size_t)A.nobj++ * 3 * (size_t)X.ntask;
 			for (int t = 0; t < 3 * X.ntask; t++)
@@ -1567,12 +1581,14 @@ static void analyse(int first_new)
 			}
 			uint64_t bit = e->tid < 64 ? (uint64_t)1 << e->tid : 0;
 
+			int *l = &o->last[3 * e->tid];
+
+			undo_last3(l);
 			for (int kind = 0; kind < 3; kind++) {
 				if (!(kind == 0 ? a->kind & K_R : kind == 1 ?
 				      a->kind & K_A : a->kind == K_W))
 					continue;
-				undo_int(&o->last[3 * e->tid + kind]);
-				o->last[3 * e->tid + kind] = i;
+				l[kind] = i;
 				if ((o->tasks[kind] & bit) != bit) {
 					undo_mask(&o->tasks[kind]);
 					o->tasks[kind] |= bit;
