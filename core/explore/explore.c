@@ -850,7 +850,7 @@ static void on_event(const struct dpm_event *ev, void *ctx)
 
 /* ---- the engine's hooks ---- */
 
-static void task_reserve(int tid)
+static void task_grow(int tid)
 {
 	while (tid >= X.captask) {
 		int old = X.captask;
@@ -876,6 +876,14 @@ static void task_reserve(int tid)
 		}
 	}
 	if (tid >= X.ntask)
+		X.ntask = tid + 1;
+}
+
+static inline void task_reserve(int tid)
+{
+	if (tid >= X.captask)
+		task_grow(tid);
+	else if (tid >= X.ntask)
 		X.ntask = tid + 1;
 }
 
@@ -927,39 +935,39 @@ static void on_det(enum det_hook_ev ev, int a, int b)
 		X.step_gen++;
 		X.acc_gen++;	/* a new step: accslot[] empty */
 		task_reserve(a);
-		struct event e = {
-			.tid = a, .local = X.task_nev[a]++, .node = X.pending_node,
-			.fp = X.naccs, .nfp = 0, .spawn_ev = -1,
-			.barrier = X.task_timer[a],
-		};
+		int local = X.task_nev[a]++, node = X.pending_node;
+		int spawn_ev = local == 0 ? X.task_spawn_ev[a] : -1;
+		bool barrier = X.task_timer[a];
 
-		if (e.local == 0)
-			e.spawn_ev = X.task_spawn_ev[a];
 		X.task_timer[a] = false;
 		X.task_take[a] = 0;
-		e.nlocks = X.task_nlocks[a];
-		memcpy(e.locks, X.task_locks[a], sizeof(e.locks));
 		X.pending_node = -1;
 		if (X.nev < X.keep) {
 			const struct event *k = &X.ev[X.nev];
 
-			if (k->tid == e.tid && k->local == e.local &&
-			    k->node == e.node && k->spawn_ev == e.spawn_ev &&
-			    k->barrier == e.barrier) {
+			if (k->tid == a && k->local == local && k->node == node &&
+			    k->spawn_ev == spawn_ev && k->barrier == barrier) {
 				/* The kept step again: its footprint is the
 				 * last run's (close_event() sets X.naccs
 				 * past it). */
 				X.cur = X.nev++;
-				if (e.node >= 0)
-					X.nodes[e.node].ev = X.cur;
+				if (node >= 0)
+					X.nodes[node].ev = X.cur;
 				break;
 			}
 			snprintf(X.nondet_msg, sizeof(X.nondet_msg),
 				 "step %d: task %d ran, task %d on the run before",
-				 X.nev, e.tid, k->tid);
+				 X.nev, a, k->tid);
 			X.nondet = true;
 			X.keep = X.nev;	/* record from here; the run is void */
 		}
+		struct event e = {
+			.tid = a, .local = local, .node = node,
+			.fp = X.naccs, .nfp = 0, .spawn_ev = spawn_ev,
+			.barrier = barrier, .nlocks = X.task_nlocks[a],
+		};
+
+		memcpy(e.locks, X.task_locks[a], sizeof(e.locks));
 		DPM_ARRAY_PUSH(X.ev, X.nev, X.capev, e);
 		X.cur = X.nev - 1;
 		if (e.node >= 0) {
@@ -1030,7 +1038,11 @@ static int choose(void *ctx, int n, const int *ids)
 	if (k < X.nnodes) {
 		struct node *nd = &X.nodes[k];
 
-		if (nd->ncand != n || memcmp(nd->cand, ids, sizeof(int) * (size_t)n)) {
+		bool same = nd->ncand == n;
+
+		for (int i = 0; same && i < n; i++)	/* (n is small: no memcmp) */
+			same = nd->cand[i] == ids[i];
+		if (!same) {
 			snprintf(X.nondet_msg, sizeof(X.nondet_msg),
 				 "choice point %d: %d tasks could run, %d on the run that found it",
 				 k, n, nd->ncand);
