@@ -136,18 +136,28 @@ static void sum_outcome(const struct dpm_event *ev, void *ctx)
 	*(uint64_t *)ctx += explore_outcome_event(ev);
 }
 
+/* One search of s; an error is a mismatch of its own. */
+static bool search(struct ctx *x, const struct scenario *s,
+		   const struct explore_opts *eo, struct explore_result *r)
+{
+	char err[256];
+
+	if (explore_scenario(s, x->ro, eo, r, err, sizeof(err))) {
+		printf("MISMATCH: %s\n", err);
+		x->mismatches++;
+		return false;
+	}
+	return true;
+}
+
 static void one(const struct scenario *s, void *arg)
 {
 	struct ctx *x = arg;
 	struct explore_result d, sl;
-	char err[256];
 
 	x->scenarios++;
-	if (explore_scenario(s, x->ro, &x->eo, &d, err, sizeof(err))) {
-		printf("MISMATCH: %s\n", err);
-		x->mismatches++;
+	if (!search(x, s, &x->eo, &d))
 		return;
-	}
 	if (d.capped) {
 		/* Opaque variants only: not exhaustive, nothing to compare. */
 		x->skipped++;
@@ -164,10 +174,7 @@ static void one(const struct scenario *s, void *arg)
 		struct explore_result ra;
 
 		eo.record_all = true;
-		if (explore_scenario(s, x->ro, &eo, &ra, err, sizeof(err))) {
-			printf("MISMATCH: %s\n", err);
-			x->mismatches++;
-		} else {
+		if (search(x, s, &eo, &ra)) {
 			x->checked_record++;
 			if (ra.schedules != d.schedules || ra.blocked != d.blocked ||
 			    ra.events != d.events || ra.classes != d.classes ||
@@ -197,10 +204,7 @@ static void one(const struct scenario *s, void *arg)
 		eo.mode = EX_NAIVE;
 		eo.classes = false;
 		eo.max_schedules = x->naive_cap;
-		if (explore_scenario(s, x->ro, &eo, &nv, err, sizeof(err))) {
-			printf("MISMATCH: %s\n", err);
-			x->mismatches++;
-		} else {
+		if (search(x, s, &eo, &nv)) {
 			x->naive_schedules += nv.schedules;
 			if (nv.capped)
 				x->naive_capped++;
@@ -232,10 +236,7 @@ static void one(const struct scenario *s, void *arg)
 		struct explore_opts eo = x->eo;
 
 		eo.mode = EX_SLEEP;
-		if (explore_scenario(s, x->ro, &eo, &sl, err, sizeof(err))) {
-			printf("MISMATCH: %s\n", err);
-			x->mismatches++;
-		} else {
+		if (search(x, s, &eo, &sl)) {
 			x->checked_sleep++;
 			/* With a device freed during the run, which of two
 			 * commuting put_device()s frees it is part of a step's
