@@ -1175,7 +1175,8 @@ static void undo_int(int *p)
 static void undo_last3(int *l)
 {
 	DPM_ARRAY_PUSH(A.undo, A.nundo, A.capundo,
-		       ((struct undo){ l, (int64_t)(uint32_t)l[0] | (int64_t)l[1] << 32,
+		       ((struct undo){ l, (int64_t)((uint64_t)(uint32_t)l[0] |
+						    (uint64_t)(uint32_t)l[1] << 32),
 				       l[2], UNDO_LAST3 }));
 }
 
@@ -1200,8 +1201,8 @@ static void undo_to(int i)
 		} else if (u->what == UNDO_LAST3) {
 			int *l = u->p;
 
-			l[0] = (int)(uint32_t)u->old;
-			l[1] = (int)(u->old >> 32);
+			l[0] = (int)(uint32_t)(uint64_t)u->old;
+			l[1] = (int)(uint32_t)((uint64_t)u->old >> 32);
 			l[2] = u->old2;
 		} else if (u->what == UNDO_MASK) {
 			*(uint64_t *)u->p = (uint64_t)u->old;
