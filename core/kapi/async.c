@@ -6,12 +6,10 @@
  * (async_config.any_order) in whatever order the engine runs the waiting
  * ones, as work items on a workqueue's pools may.
  */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "kapi.h"
-#include "../util/str.h"
 #include "../util/xalloc.h"
 
 const char *(*async_label)(void *data);
@@ -138,25 +136,12 @@ static bool async_queue(async_func_t func, void *data, async_cookie_t *ck)
 	char name[DPM_TASK_NAME_MAX];
 	const char *label = async_label ? async_label(data) : NULL;
 
-	/* "async/<cookie>[:<label>]", cut to fit (without snprintf: once
-	 * per job of every run) */
-	if (cookie <= INT_MAX) {
-		dpm_name_index(name, sizeof(name), "async/", (int)cookie);
-		if (label) {
-			size_t l = strlen(name);
-
-			if (l + 1 < sizeof(name)) {
-				name[l] = ':';
-				dpm_strlcpy(name + l + 1, label, sizeof(name) - l - 1);
-			}
-		}
-	} else if (label) {
+	if (label)
 		snprintf(name, sizeof(name), "async/%llu:%s",
 			 (unsigned long long)cookie, label);
-	} else {
+	else
 		snprintf(name, sizeof(name), "async/%llu",
 			 (unsigned long long)cookie);
-	}
 	dpm_eng->spawn(async_run_entry, e, name);
 	eng_sched_point();
 	return true;
