@@ -556,9 +556,8 @@ static void access_record(const void *obj, long idx, enum kapi_acc acc)
 				      F_PASS | F_DISABLE : F_WAKE);
 		return;
 	}
-	if (acc == KACC_MEM) {
-		if (X.cur >= X.keep)
-			mem_read(dev_of_key(key));
+	if (acc == KACC_MEM) {	/* an open step, not kept (on_access()) */
+		mem_read(dev_of_key(key));
 		return;
 	}
 	uint8_t k, f = 0;
@@ -768,7 +767,7 @@ bool explore_has_outcome(const struct explore_result *r, uint64_t h)
 static void on_event(const struct dpm_event *ev, void *ctx)
 {
 	(void)ctx;
-	if (X.in_run)
+	if (X.in_run && X.eo->outcomes)	/* a check's, not the search's */
 		X.outcome += explore_outcome_event(ev);
 	if (!X.in_run || X.eo->brk == EXB_NO_ORACLE || X.cur < X.keep)
 		return;
