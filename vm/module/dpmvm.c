@@ -1,0 +1,716 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dpmvm: a device tree for system sleep tests, built from module
+ * parameters, and a record of what the PM core did with it.  Every
+ * callback of the system sleep path logs one line:
+ *
+ *   dpmvm: DEV PHASE begin cpu=C t=NS mr=M
+ *   dpmvm: DEV PHASE end ret=R t=NS
+ *
+ * and the record (debugfs: dpmvm/events, one event a line, in the order
+ * a global sequence number gives them) holds, for the module's devices:
+ *   PB/PE    a phase function begins or ends (the suspend_resume
+ *            tracepoint: dpm_prepare ... dpm_complete; a = its event)
+ *   CS/CE    the module's callback starts (a: power.wakeup_path) / ends
+ *            (err: what it returns)
+ *   MS/ME    the PM core runs a callback of the device, or a device's
+ *            prepare or complete step (empty info): the
+ *            device_pm_callback_start/end tracepoints
+ *   DN       the PM core completes power.completion (complete_all(): the
+ *            end of a device's step in a phase); a: the bits
+ *            is_suspended 1, is_late_suspended 2, is_noirq_suspended 4,
+ *            direct_complete 8, must_resume 16, runtime-suspended 32
+ *   GO       device_pm_remove(): off dpm_list
+ *   LK       a link made: a = the supplier, b = its status
+ *   FR       the device's release ran
+ * Every event line: SEQ NS CPU PID KIND DEV PHASE ERR A B (DEV a name,
+ * PHASE a number, -1 for none).
+ * Parameters (each an array; items separated by commas):
+ *   dev=NAME[:parent=P][:async][:nodrv][:syscore][:nopm][:msr][:ssusp]
+ *       [:sprep][:ndc]          one per device, parents first
+ *   cb=NAME:PHASE:US            the callback takes US microseconds
+ *   err=NAME:PHASE:ERRNO        the callback returns ERRNO (e.g. -5)
+ *   link=SUPPLIER:CONSUMER[:stateless|:sso|:pmrt]   device_link_add()
+ *   wait=NAME:PHASE:OTHER       the callback calls device_pm_wait_for_dev()
+ *   remove=NAME:PHASE:VICTIM    the callback device_del()s VICTIM's subtree
+ *   level=driver|type           where the callbacks live (default driver:
+ *                               a bus and a driver bound to each device
+ *                               without nodrv; type: a device_type's pm)
+ *
+ * msr/ssusp/sprep/ndc are DPM_FLAG_MAY_SKIP_RESUME, _SMART_SUSPEND,
+ * _SMART_PREPARE, _NO_DIRECT_COMPLETE, set with dev_pm_set_driver_flags().
+ */
+#include <linux/module.h>
+#include <linux/device.h>
+#include <linux/slab.h>
+#include <linux/delay.h>
+#include <linux/ktime.h>
+#include <linux/pm.h>
+#include <linux/pm_runtime.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/version.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/kprobes.h>
+#include <linux/tracepoint.h>
+#include <linux/sched.h>
+#include <linux/vmalloc.h>
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define MATCH_CONST const	/* bus_type.match() takes a const driver */
+#else
+#define MATCH_CONST
+#endif
+
+#define MAXDEV 64
+#define NPH 8
+
+enum { PREPARE, SUSPEND, SUSPEND_LATE, SUSPEND_NOIRQ,
+       RESUME_NOIRQ, RESUME_EARLY, RESUME, COMPLETE };
+
+static const char *const phase_name[NPH] = {
+	"prepare", "suspend", "suspend_late", "suspend_noirq",
+	"resume_noirq", "resume_early", "resume", "complete",
+};
+
+struct vdev {
+	struct device dev;
+	char name[40];
+	int parent;
+	int idx;
+	bool async, nodrv, syscore, nopm, added;
+	u32 dpm_flags;
+	unsigned int us[NPH];
+	int err[NPH];
+	int wait[NPH];		/* index of a device to wait for, or -1 */
+	int remove_ph, victim;	/* remove=: in that phase, device_del() */
+};
+
+static struct vdev *vdevs[MAXDEV];
+static int nvdev;
+
+/* The record. */
+struct rec {
+	u64 seq, t;
+	s64 a, b;
+	int err;
+	u32 cpu, pid;
+	s16 dev;
+	s8 phase;
+	char kind[3];
+};
+
+#define NREC 65536
+static struct rec *recs;
+static unsigned int nrec;
+static u64 rec_seq;
+static DEFINE_SPINLOCK(rec_lock);
+static int cur_phase = -1;
+
+static void record(const char *kind, int d, int ph, int err, s64 a, s64 b)
+{
+	unsigned long fl;
+	struct rec *r;
+
+	spin_lock_irqsave(&rec_lock, fl);
+	if (recs && nrec < NREC) {
+		r = &recs[nrec++];
+		r->seq = ++rec_seq;
+		r->t = ktime_get_ns();
+		r->cpu = raw_smp_processor_id();
+		r->pid = current->pid;
+		r->dev = d;
+		r->phase = ph;
+		r->err = err;
+		r->a = a;
+		r->b = b;
+		memcpy(r->kind, kind, 3);
+	}
+	spin_unlock_irqrestore(&rec_lock, fl);
+}
+
+static char *dev[MAXDEV];
+static int ndev_arg;
+module_param_array(dev, charp, &ndev_arg, 0444);
+MODULE_PARM_DESC(dev, "NAME[:parent=P][:async][:nodrv][:syscore][:nopm][:msr][:ssusp][:sprep][:ndc]");
+
+static char *cb[MAXDEV * NPH];
+static int ncb_arg;
+module_param_array(cb, charp, &ncb_arg, 0444);
+MODULE_PARM_DESC(cb, "NAME:PHASE:US");
+
+static char *err[MAXDEV];
+static int nerr_arg;
+module_param_array(err, charp, &nerr_arg, 0444);
+MODULE_PARM_DESC(err, "NAME:PHASE:ERRNO");
+
+static char *link[MAXDEV * 4];
+static int nlink_arg;
+module_param_array(link, charp, &nlink_arg, 0444);
+MODULE_PARM_DESC(link, "SUPPLIER:CONSUMER[:stateless|:sso|:pmrt]");
+
+static char *wait[MAXDEV];
+static int nwait_arg;
+module_param_array(wait, charp, &nwait_arg, 0444);
+MODULE_PARM_DESC(wait, "NAME:PHASE:OTHER");
+
+static char *remove[MAXDEV];
+static int nremove_arg;
+module_param_array(remove, charp, &nremove_arg, 0444);
+MODULE_PARM_DESC(remove, "NAME:PHASE:VICTIM");
+
+static char *level = "driver";
+module_param(level, charp, 0444);
+MODULE_PARM_DESC(level, "driver (default) or type");
+
+static bool use_driver;
+
+static int find_dev(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nvdev; i++)
+		if (!strcmp(vdevs[i]->name, name))
+			return i;
+	return -1;
+}
+
+static int find_phase(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NPH; i++)
+		if (!strcmp(phase_name[i], name))
+			return i;
+	return -1;
+}
+
+static bool in_subtree(int i, int top)
+{
+	for (; i >= 0; i = vdevs[i]->parent)
+		if (i == top)
+			return true;
+	return false;
+}
+
+/* Children first; the module keeps its reference until it unloads. */
+static void del_subtree(int top)
+{
+	int i;
+
+	for (i = nvdev - 1; i >= top; i--)
+		if (in_subtree(i, top) && READ_ONCE(vdevs[i]->added)) {
+			pr_info("dpmvm: device_del(%s)\n", vdevs[i]->name);
+			WRITE_ONCE(vdevs[i]->added, false);
+			device_del(&vdevs[i]->dev);
+		}
+}
+
+/* The one behaviour every callback shares. */
+static int run_cb(struct device *d, int ph)
+{
+	struct vdev *v = container_of(d, struct vdev, dev);
+	s64 t0 = ktime_to_ns(ktime_get());
+	int ret = v->err[ph];
+
+	record("CS", v->idx, ph, 0, d->power.wakeup_path, 0);
+	pr_info("dpmvm: %s %s begin cpu=%d t=%lld mr=%d rpm_susp=%d\n",
+		v->name, phase_name[ph], raw_smp_processor_id(), t0,
+		d->power.must_resume, pm_runtime_status_suspended(d));
+	if (v->us[ph] >= 20000)
+		msleep(v->us[ph] / 1000);
+	else if (v->us[ph])
+		usleep_range(v->us[ph], v->us[ph] + 10);
+	if (v->remove_ph == ph && v->victim >= 0) {
+		int victim = v->victim;
+
+		v->victim = -1;
+		pr_info("dpmvm: %s %s removes %s\n", v->name, phase_name[ph],
+			vdevs[victim]->name);
+		del_subtree(victim);
+	}
+	/* As dpmfuzz's harness: the wait only when no error is injected. */
+	if (!ret && v->wait[ph] >= 0 && READ_ONCE(vdevs[v->wait[ph]]->added)) {
+		pr_info("dpmvm: %s %s waits for %s\n", v->name,
+			phase_name[ph], vdevs[v->wait[ph]]->name);
+		ret = device_pm_wait_for_dev(d, &vdevs[v->wait[ph]]->dev);
+	}
+	pr_info("dpmvm: %s %s end ret=%d cpu=%d t=%lld\n", v->name,
+		phase_name[ph], ret, raw_smp_processor_id(),
+		ktime_to_ns(ktime_get()));
+	record("CE", v->idx, ph, ret, 0, 0);
+	return ret;
+}
+
+static int vm_prepare(struct device *d)       { return run_cb(d, PREPARE); }
+static int vm_suspend(struct device *d)       { return run_cb(d, SUSPEND); }
+static int vm_suspend_late(struct device *d)  { return run_cb(d, SUSPEND_LATE); }
+static int vm_suspend_noirq(struct device *d) { return run_cb(d, SUSPEND_NOIRQ); }
+static int vm_resume_noirq(struct device *d)  { return run_cb(d, RESUME_NOIRQ); }
+static int vm_resume_early(struct device *d)  { return run_cb(d, RESUME_EARLY); }
+static int vm_resume(struct device *d)        { return run_cb(d, RESUME); }
+static void vm_complete(struct device *d)     { run_cb(d, COMPLETE); }
+
+static const struct dev_pm_ops vm_pm_ops = {
+	.prepare = vm_prepare,
+	.suspend = vm_suspend,
+	.suspend_late = vm_suspend_late,
+	.suspend_noirq = vm_suspend_noirq,
+	.resume_noirq = vm_resume_noirq,
+	.resume_early = vm_resume_early,
+	.resume = vm_resume,
+	.complete = vm_complete,
+};
+
+static void vm_release(struct device *d)
+{
+	struct vdev *v = container_of(d, struct vdev, dev);
+
+	pr_info("dpmvm: %s released\n", v->name);
+	record("FR", v->idx, cur_phase, 0, 0, 0);
+	kfree(v);
+}
+
+/* .pm is filled in at load time for level=type. */
+static struct device_type vm_type = {
+	.name = "dpmvm",
+	.release = vm_release,
+};
+
+static int vm_match(struct device *d, MATCH_CONST struct device_driver *drv)
+{
+	return !container_of(d, struct vdev, dev)->nodrv;
+}
+
+static struct bus_type vm_bus = {
+	.name = "dpmvm",
+	.match = vm_match,
+};
+
+static int vm_probe(struct device *d)
+{
+	struct vdev *v = container_of(d, struct vdev, dev);
+
+	dev_pm_set_driver_flags(d, v->dpm_flags);
+	return 0;
+}
+
+static struct device_driver vm_driver = {
+	.name = "dpmvm-drv",
+	.bus = &vm_bus,
+	.probe = vm_probe,
+	.pm = &vm_pm_ops,
+};
+
+/* Split S at ':' into at most N fields, in place. */
+static int split(char *s, char **f, int n)
+{
+	int i = 0;
+
+	while (s && i < n)
+		f[i++] = strsep(&s, ":");
+	return i;
+}
+
+static int parse_dev(char *spec)
+{
+	char *f[12];
+	int i, n = split(spec, f, 12);
+	struct vdev *v;
+
+	if (nvdev >= MAXDEV || !n || !*f[0] || strlen(f[0]) >= 40)
+		return -EINVAL;
+	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	strscpy(v->name, f[0], sizeof(v->name));
+	v->idx = nvdev;
+	v->parent = -1;
+	v->victim = -1;
+	memset(v->wait, 0xff, sizeof(v->wait));
+	vdevs[nvdev++] = v;
+	for (i = 1; i < n; i++) {
+		if (!strncmp(f[i], "parent=", 7)) {
+			v->parent = find_dev(f[i] + 7);
+			if (v->parent < 0)
+				return -EINVAL;
+		} else if (!strcmp(f[i], "async")) {
+			v->async = true;
+		} else if (!strcmp(f[i], "nodrv")) {
+			v->nodrv = true;
+		} else if (!strcmp(f[i], "syscore")) {
+			v->syscore = true;
+		} else if (!strcmp(f[i], "nopm")) {
+			v->nopm = true;
+		} else if (!strcmp(f[i], "msr")) {
+			v->dpm_flags |= DPM_FLAG_MAY_SKIP_RESUME;
+		} else if (!strcmp(f[i], "ssusp")) {
+			v->dpm_flags |= DPM_FLAG_SMART_SUSPEND;
+		} else if (!strcmp(f[i], "sprep")) {
+			v->dpm_flags |= DPM_FLAG_SMART_PREPARE;
+		} else if (!strcmp(f[i], "ndc")) {
+			v->dpm_flags |= DPM_FLAG_NO_DIRECT_COMPLETE;
+		} else {
+			pr_err("dpmvm: unknown device word '%s'\n", f[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* NAME:PHASE:VALUE for cb=, err= and wait= */
+static int parse_triple(char *spec, int kind)
+{
+	char *f[3];
+	int d, ph, o;
+	long val;
+
+	if (split(spec, f, 3) != 3)
+		return -EINVAL;
+	d = find_dev(f[0]);
+	ph = find_phase(f[1]);
+	if (d < 0 || ph < 0)
+		return -EINVAL;
+	if (kind >= 2) {
+		o = find_dev(f[2]);
+		if (o < 0)
+			return -EINVAL;
+		if (kind == 2) {
+			vdevs[d]->wait[ph] = o;
+		} else {
+			vdevs[d]->remove_ph = ph;
+			vdevs[d]->victim = o;
+		}
+		return 0;
+	}
+	if (kstrtol(f[2], 10, &val))
+		return -EINVAL;
+	if (kind == 0)
+		vdevs[d]->us[ph] = val;
+	else if (ph != COMPLETE)
+		vdevs[d]->err[ph] = val;
+	return 0;
+}
+
+static int add_link(char *spec)
+{
+	char *f[3];
+	int n = split(spec, f, 3), s, c;
+	u32 flags = DL_FLAG_STATELESS;
+	struct device_link *l;
+
+	if (n < 2)
+		return -EINVAL;
+	s = find_dev(f[0]);
+	c = find_dev(f[1]);
+	if (s < 0 || c < 0)
+		return -EINVAL;
+	if (n == 3 && !strcmp(f[2], "sso"))
+		flags = DL_FLAG_SYNC_STATE_ONLY;
+	else if (n == 3 && !strcmp(f[2], "pmrt"))
+		flags = DL_FLAG_PM_RUNTIME;
+	else if (n == 3 && strcmp(f[2], "stateless"))
+		return -EINVAL;
+	l = device_link_add(&vdevs[c]->dev, &vdevs[s]->dev, flags);
+	if (l)
+		record("LK", c, -1, 0, s, l->status);
+	pr_info("dpmvm: link %s -> %s flags=%#x: %s status=%d\n", f[0], f[1],
+		flags, l ? "made" : "refused", l ? (int)l->status : -1);
+	return 0;
+}
+
+
+/* Which of the module's devices dev is, or -1. */
+static int dev_idx(const struct device *dev)
+{
+	int i;
+
+	for (i = 0; i < nvdev; i++)
+		if (dev == &vdevs[i]->dev)
+			return i;
+	return -1;
+}
+
+static const char *const phase_fn[NPH] = {
+	"dpm_prepare", "dpm_suspend", "dpm_suspend_late", "dpm_suspend_noirq",
+	"dpm_resume_noirq", "dpm_resume_early", "dpm_resume", "dpm_complete",
+};
+
+static void probe_suspend_resume(void *data, const char *action, int val,
+				 bool start)
+{
+	int p;
+
+	for (p = 0; p < NPH; p++)
+		if (!strcmp(action, phase_fn[p]))
+			break;
+	if (p == NPH)
+		return;
+	if (start)
+		WRITE_ONCE(cur_phase, p);
+	record(start ? "PB" : "PE", -1, p, 0, val, 0);
+	if (!start && READ_ONCE(cur_phase) == p)
+		WRITE_ONCE(cur_phase, -1);
+}
+
+static void probe_cb_start(void *data, struct device *dev,
+			   const char *pm_ops, int event)
+{
+	int i = dev_idx(dev);
+
+	if (i >= 0)
+		record("MS", i, READ_ONCE(cur_phase), 0, pm_ops && *pm_ops, event);
+}
+
+static void probe_cb_end(void *data, struct device *dev, int error)
+{
+	int i = dev_idx(dev);
+
+	if (i >= 0)
+		record("ME", i, READ_ONCE(cur_phase), error, 0, 0);
+}
+
+static int pre_complete_all(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct completion *x = (struct completion *)regs->di;
+	struct dev_pm_info *pi;
+	int i;
+
+	for (i = 0; i < nvdev; i++)
+		if (x == &vdevs[i]->dev.power.completion)
+			break;
+	if (i == nvdev)
+		return 0;
+	pi = &vdevs[i]->dev.power;
+	record("DN", i, READ_ONCE(cur_phase), 0,
+	       (pi->is_suspended ? 1 : 0) | (pi->is_late_suspended ? 2 : 0) |
+	       (pi->is_noirq_suspended ? 4 : 0) | (pi->direct_complete ? 8 : 0) |
+	       (pi->must_resume ? 16 : 0) |
+	       (pi->runtime_status == RPM_SUSPENDED ? 32 : 0), 0);
+	return 0;
+}
+
+static int pre_pm_remove(struct kprobe *kp, struct pt_regs *regs)
+{
+	int i = dev_idx((struct device *)regs->di);
+
+	if (i >= 0)
+		record("GO", i, READ_ONCE(cur_phase), 0, 0, 0);
+	return 0;
+}
+
+static struct kprobe kp_complete_all = {
+	.symbol_name = "complete_all", .pre_handler = pre_complete_all,
+};
+static struct kprobe kp_pm_remove = {
+	.symbol_name = "device_pm_remove", .pre_handler = pre_pm_remove,
+};
+
+static struct {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+} tps[] = {
+	{ "suspend_resume", probe_suspend_resume },
+	{ "device_pm_callback_start", probe_cb_start },
+	{ "device_pm_callback_end", probe_cb_end },
+};
+
+static void find_tp(struct tracepoint *tp, void *priv)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(tps); i++)
+		if (!strcmp(tp->name, tps[i].name))
+			tps[i].tp = tp;
+}
+
+static int events_show(struct seq_file *m, void *unused)
+{
+	unsigned int i, n;
+	unsigned long fl;
+
+	spin_lock_irqsave(&rec_lock, fl);
+	n = nrec;
+	spin_unlock_irqrestore(&rec_lock, fl);
+	for (i = 0; i < n; i++) {
+		const struct rec *r = &recs[i];
+
+		seq_printf(m, "%llu %llu %u %u %.2s %s %d %d %lld %lld\n",
+			   r->seq, r->t, r->cpu, r->pid, r->kind,
+			   r->dev >= 0 ? vdevs[r->dev]->name : "-", r->phase,
+			   r->err, r->a, r->b);
+	}
+	if (n == NREC)
+		seq_puts(m, "# full\n");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(events);
+
+static struct dentry *dbg;
+
+static int probes_start(void)
+{
+	int i, ret;
+
+	recs = vzalloc(sizeof(*recs) * NREC);
+	if (!recs)
+		return -ENOMEM;
+	for_each_kernel_tracepoint(find_tp, NULL);
+	for (i = 0; i < ARRAY_SIZE(tps); i++) {
+		if (!tps[i].tp) {
+			pr_err("dpmvm: no tracepoint %s\n", tps[i].name);
+			return -ENOENT;
+		}
+		ret = tracepoint_probe_register(tps[i].tp, tps[i].probe, NULL);
+		if (ret)
+			return ret;
+	}
+	ret = register_kprobe(&kp_complete_all);
+	if (ret)
+		return ret;
+	ret = register_kprobe(&kp_pm_remove);
+	if (ret)
+		return ret;
+	dbg = debugfs_create_dir("dpmvm", NULL);
+	debugfs_create_file("events", 0444, dbg, NULL, &events_fops);
+	return 0;
+}
+
+static void probes_stop(void)
+{
+	int i;
+
+	debugfs_remove_recursive(dbg);
+	if (kp_pm_remove.addr)
+		unregister_kprobe(&kp_pm_remove);
+	if (kp_complete_all.addr)
+		unregister_kprobe(&kp_complete_all);
+	for (i = 0; i < ARRAY_SIZE(tps); i++)
+		if (tps[i].tp)
+			tracepoint_probe_unregister(tps[i].tp, tps[i].probe, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+static void remove_all(void)
+{
+	int i;
+
+	for (i = nvdev - 1; i >= 0; i--) {
+		if (vdevs[i]->added)
+			device_del(&vdevs[i]->dev);
+		put_device(&vdevs[i]->dev);
+	}
+	nvdev = 0;
+}
+
+static int __init dpmvm_init(void)
+{
+	int i, ret = 0;
+
+	use_driver = strcmp(level, "type") != 0;
+	if (!use_driver)
+		vm_type.pm = &vm_pm_ops;
+	for (i = 0; i < ndev_arg && !ret; i++)
+		ret = parse_dev(dev[i]);
+	for (i = 0; i < ncb_arg && !ret; i++)
+		ret = parse_triple(cb[i], 0);
+	for (i = 0; i < nerr_arg && !ret; i++)
+		ret = parse_triple(err[i], 1);
+	for (i = 0; i < nwait_arg && !ret; i++)
+		ret = parse_triple(wait[i], 2);
+	for (i = 0; i < nremove_arg && !ret; i++)
+		ret = parse_triple(remove[i], 3);
+	if (ret) {
+		pr_err("dpmvm: bad parameters\n");
+		goto free;
+	}
+	ret = probes_start();
+	if (ret) {
+		pr_err("dpmvm: cannot watch the PM core: %d\n", ret);
+		probes_stop();
+		vfree(recs);
+		goto free;
+	}
+	if (use_driver) {
+		ret = bus_register(&vm_bus);
+		if (ret)
+			goto free;
+		ret = driver_register(&vm_driver);
+		if (ret)
+			goto bus;
+	}
+	for (i = 0; i < nvdev; i++)
+		device_initialize(&vdevs[i]->dev);
+	for (i = 0; i < nvdev; i++) {
+		struct vdev *v = vdevs[i];
+
+		v->dev.type = &vm_type;
+		if (use_driver)
+			v->dev.bus = &vm_bus;
+		if (v->parent >= 0)
+			v->dev.parent = &vdevs[v->parent]->dev;
+		dev_set_name(&v->dev, "%s", v->name);
+		if (v->nopm)
+			device_set_pm_not_required(&v->dev);
+		if (v->syscore)
+			dev_pm_syscore_device(&v->dev, true);
+		if (v->async)
+			device_enable_async_suspend(&v->dev);
+		if (!use_driver)	/* no driver: the flags go on directly */
+			dev_pm_set_driver_flags(&v->dev, v->dpm_flags);
+		ret = device_add(&v->dev);
+		if (ret) {
+			pr_err("dpmvm: device_add(%s): %d\n", v->name, ret);
+			goto devs;
+		}
+		v->added = true;
+		/*
+		 * Runtime PM: status active, never enabled, so nothing
+		 * suspends it behind the test's back (dpmfuzz's harness
+		 * makes every device runtime-active too).
+		 */
+		pm_runtime_set_active(&v->dev);
+		pr_info("dpmvm: added %s parent=%s async=%d driver=%s flags=%#x\n",
+			v->name, v->parent >= 0 ? vdevs[v->parent]->name : "none",
+			v->async, v->dev.driver ? "bound" : "none",
+			v->dev.power.driver_flags);
+	}
+	for (i = 0; i < nlink_arg; i++)
+		if (add_link(link[i]))
+			pr_err("dpmvm: bad link '%s'\n", link[i]);
+	pr_info("dpmvm: %d devices ready\n", nvdev);
+	return 0;
+devs:
+	remove_all();
+	if (use_driver)
+		driver_unregister(&vm_driver);
+bus:
+	if (use_driver)
+		bus_unregister(&vm_bus);
+	probes_stop();
+	vfree(recs);
+	return ret;
+free:
+	for (i = 0; i < nvdev; i++)
+		kfree(vdevs[i]);
+	nvdev = 0;
+	return ret;
+}
+
+static void __exit dpmvm_exit(void)
+{
+	remove_all();
+	probes_stop();
+	vfree(recs);
+	if (use_driver) {
+		driver_unregister(&vm_driver);
+		bus_unregister(&vm_bus);
+	}
+}
+
+module_init(dpmvm_init);
+module_exit(dpmvm_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("dpmvm: a parametrised device tree for system sleep tests");
