@@ -39,6 +39,10 @@ else
 	grep -q '^vm-images: missing .*: run scripts/setup --vm$' <<<"$out" || fail "no QEMU: $out"
 	echo "vm_images_check: QEMU or busybox not installed: the listing case was not run"
 fi
-# A pending image (its headers did not build a module) is not listed.
+# An empty cache lists nothing; nor does a pending image (its headers
+# did not build a module).
 "$vmi" --installed --cache-dir "$tmp/empty" | grep -q . && fail "--installed lists an empty cache"
+mkdir -p "$tmp/p/vm/6.1.0-2-amd64"
+printf 'release=6.1.0-2-amd64\nupstream=6.1.192\n' >"$tmp/p/vm/6.1.0-2-amd64/.dpmfuzz-vm.pending"
+"$vmi" --installed --cache-dir "$tmp/p" | grep -q . && fail "--installed lists a pending image"
 echo "vm_images_check: ok"
