@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "run/judge.h"
 #include "run/replay.h"
 #include "run/settings.h"
 #include "util/esc.h"
@@ -41,7 +42,8 @@ enum {
 	OPT_VARIANT = CLI_FIRST_KEY, OPT_FIX, OPT_TAIL, OPT_TEXT, OPT_ENCODE,
 	OPT_SCHEDULES, OPT_CHECK_REGRESSION, OPT_TRACE_JSON, OPT_HTML,
 	OPT_SUMMARY_JSON, OPT_MINIMIZE, OPT_SAVE_REGRESSION,
-	OPT_REGRESSION_DIR, OPT_LIST_VARIANTS, OPT_BYTES,
+	OPT_REGRESSION_DIR, OPT_LIST_VARIANTS, OPT_BYTES, OPT_JUDGE,
+	OPT_EVENTS,
 };
 
 static const struct cli_option options[] = {
@@ -60,6 +62,8 @@ static const struct cli_option options[] = {
 	{ "regression-dir", OPT_REGRESSION_DIR, "DIR", "where --save-regression writes instead" },
 	{ "list-variants", OPT_LIST_VARIANTS, NULL, "print the registered variants, one per line, tab-separated, and exit" },
 	{ "bytes", OPT_BYTES, NULL, "read FILE as fuzz input bytes, even if it looks like text (docs/fuzzing.md, \"Text or bytes\")" },
+	{ "judge", OPT_JUDGE, "RECORD", "judge RECORD, a real kernel's run of FILE (tools/dpmvm; docs/vm.md), with the oracle instead of running the variant" },
+	{ "events", OPT_EVENTS, "OUT", "also write the run's events (or with --judge the record's) to OUT, one a line (docs/vm.md)" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -86,6 +90,7 @@ struct repro_options {
 	bool bytes;
 	const char *encode, *save_regression, *regression_dir;
 	const char *trace_json, *html;
+	const char *judge, *events;
 };
 
 /* 0 to run, 1 to exit 0 (--help, --version), -1 bad usage (err). */
@@ -176,10 +181,25 @@ static int parse_args(int argc, char **argv, struct repro_options *o,
 		case OPT_BYTES:
 			o->bytes = true;
 			break;
+		case OPT_JUDGE:
+			if (cli_path("--judge", arg, err, errlen))
+				return -1;
+			o->judge = arg;
+			modes++;
+			break;
+		case OPT_EVENTS:
+			if (cli_path("--events", arg, err, errlen))
+				return -1;
+			o->events = arg;
+			break;
 		}
 	}
 	if (modes > 1) {
-		snprintf(err, errlen, "--text, --encode, --check-regression, --summary-json, --minimize, --save-regression and --list-variants go one at a time");
+		snprintf(err, errlen, "--text, --encode, --check-regression, --summary-json, --minimize, --save-regression, --judge and --list-variants go one at a time");
+		return -1;
+	}
+	if (o->events && modes && !o->judge) {
+		snprintf(err, errlen, "--events goes with the report or --judge only");
 		return -1;
 	}
 	if (optind < argc - 1) {
@@ -517,11 +537,106 @@ static int minimize(struct scenario *s, const struct run_opts *o)
 	return 1;
 }
 
-/* The report, after --schedules' search if asked; --trace-json, --html. */
-static int report(struct scenario *s, const struct run_opts *o,
+/* --events: the file the run's events go to, and their listener. */
+struct events_file {
+	struct cli_out out;
+	struct events_out ev;
+	const char **names;
+};
+
+static bool events_open(struct events_file *e, const struct scenario *s,
+			const char *path, char *err, size_t errlen)
+{
+	if (!cli_out_open(&e->out, path, false, err, errlen))
+		return false;
+	e->names = dpm_xcalloc((size_t)(s->ndev ? s->ndev : 1), sizeof(char *));
+	for (int i = 0; i < s->ndev; i++)
+		e->names[i] = s->dev[i].name;
+	e->ev = (struct events_out){ e->out.f, e->names, s->ndev };
+	return true;
+}
+
+static int events_close(struct events_file *e, bool keep, char *err,
+			size_t errlen)
+{
+	int rc = 0;
+
+	free(e->names);
+	if (keep)
+		rc = cli_out_commit(&e->out, err, errlen);
+	else
+		cli_out_abort(&e->out);
+	return rc;
+}
+
+/*
+ * --judge: the oracle on a real kernel's record of FILE's run, as the
+ * report prints a run: the verdict, the scenario, the trace (the
+ * record's events and what the oracle said of them).
+ */
+static int judge(struct scenario *s, const struct run_opts *o,
+		 const struct repro_options *ro, char *err, size_t errlen)
+{
+	static struct run_result r;
+	struct events_file ef;
+	struct judge_opts jo = { .log = true };
+	char fixes[KNOBS_TEXT_MAX];
+	FILE *f = fopen(ro->judge, "r");
+	int rc;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", DPM_ESC(ro->judge), strerror(errno));
+		return -1;
+	}
+	if (ro->events) {
+		if (!events_open(&ef, s, ro->events, err, errlen)) {
+			fclose(f);
+			return -1;
+		}
+		jo.hook = dpm_events_write;
+		jo.hook_ctx = &ef.ev;
+	}
+	rc = dpm_judge_record(s, o, f, &jo, &r, err, errlen);
+	fclose(f);
+	if (rc) {
+		size_t n = strlen(err);
+
+		/* "RECORD: line N: ..." */
+		if (n + strlen(ro->judge) + 3 < errlen) {
+			memmove(err + strlen(ro->judge) + 2, err, n + 1);
+			memcpy(err, ro->judge, strlen(ro->judge));
+			memcpy(err + strlen(ro->judge), ": ", 2);
+		}
+		if (ro->events)
+			events_close(&ef, false, NULL, 0);
+		return -1;
+	}
+	if (ro->events && events_close(&ef, true, err, errlen))
+		return -1;
+	knobs_format(o->variant, o->fixes, fixes, sizeof(fixes));
+	if (r.violated)
+		printf("dpmfuzz: VIOLATION %s: %s\n", inv_name(r.id), r.msg);
+	else
+		printf("dpmfuzz: no violation on the real kernel\n");
+	printf("--- real kernel's record %s, judged as variant %s sees the scenario, waivers: %s\n--- scenario:\n",
+	       ro->judge, o->variant->name, fixes);
+	char *t = scenario_print(s);
+
+	fputs(t, stdout);
+	free(t);
+	printf("--- trace (all):\n%s", dpm_log_text());
+	return r.violated ? 1 : 0;
+}
+
+/* The report, after --schedules' search if asked; --trace-json, --html,
+ * --events. */
+static int report(struct scenario *s, const struct run_opts *o0,
 		  const struct repro_options *ro, char *err, size_t errlen)
 {
 	static struct run_result r;
+	struct run_opts ev_opts = *o0;
+	const struct run_opts *o = &ev_opts;
+	struct events_file ef;
 
 	if (ro->schedules) {
 		int want = dpm_expected(s);
@@ -542,7 +657,16 @@ static int report(struct scenario *s, const struct run_opts *o,
 			printf("dpmrepro: schedule %ld of the search shows %s\n", k,
 			       inv_name(r.id));
 	}
+	if (ro->events) {
+		if (!events_open(&ef, s, ro->events, err, errlen))
+			return -1;
+		ev_opts.event_hook = dpm_events_write;
+		ev_opts.event_ctx = &ef.ev;
+	}
 	bool v = dpm_report(s, o, stdout, ro->tail, &r);
+
+	if (ro->events && events_close(&ef, !r.interrupted, err, errlen))
+		return -1;
 	/* The report's replay recorded the events the exporters use. */
 	const char *outs[2] = { ro->trace_json, ro->html };
 
@@ -606,6 +730,8 @@ static int replay_file(const struct repro_options *ro, char *err, size_t errlen)
 		rc = minimize(&s, &o);
 	} else if (ro->save_regression) {
 		rc = save_regression(&s, &o, ro, err, errlen);
+	} else if (ro->judge) {
+		rc = judge(&s, &o, ro, err, errlen);
 	} else {
 		rc = report(&s, &o, ro, err, errlen);
 	}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "run.h"
+#include "run_int.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -376,7 +377,7 @@ void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
 }
 
 /* The variant's features, less those its knobs on leave out. */
-static unsigned int run_features(const struct run_opts *o)
+unsigned int run_features(const struct run_opts *o)
 {
 	unsigned int feat = o->variant->features;
 
@@ -387,7 +388,7 @@ static unsigned int run_features(const struct run_opts *o)
 }
 
 /* dpm_cut() into a buffer reused from run to run. */
-static struct scenario *cut_to_features(const struct scenario *s,
+struct scenario *cut_to_features(const struct scenario *s,
 					unsigned int feat)
 {
 	static struct scenario cut;
@@ -397,17 +398,6 @@ static struct scenario *cut_to_features(const struct scenario *s,
 	dpm_cut(s, feat, &cut, &devs, &cap);
 	return &cut;
 }
-
-/* What the oracle needs to know of a scenario, in arrays it reads. */
-struct oracle_view {
-	struct oracle_config cfg;
-	int *parent, *link_sup, *link_con, *pm_wait;
-	const char **names;
-	bool *may_dc;
-	/* The kernel variants' (NULL for the models). */
-	bool *exempt, *syscore, *late, *wakeup;
-	unsigned int *dpm_flags;
-};
 
 /* The kernel variants' part of the view, for variants that have it. */
 static void oracle_view_kernel(struct oracle_view *v, const struct scenario *s,
@@ -464,7 +454,7 @@ static void oracle_view_kernel(struct oracle_view *v, const struct scenario *s,
 	}
 }
 
-static void oracle_view_build(struct oracle_view *v, const struct scenario *s,
+void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 			      unsigned int feat)
 {
 	size_t n = (size_t)(s->ndev ? s->ndev : 1);
@@ -511,7 +501,7 @@ static void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 	oracle_view_kernel(v, s, feat);
 }
 
-static void oracle_view_free(struct oracle_view *v)
+void oracle_view_free(struct oracle_view *v)
 {
 	free(v->parent);
 	free(v->names);
@@ -562,9 +552,9 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 	dpm_listen_none();
 	if (rec)
 		dpm_listen(record_event, NULL);
-	else if (o->event_hook)
+	if (o->event_hook)
 		dpm_listen(o->event_hook, o->event_ctx);
-	else if (o->order_counters && o->norder_counters)
+	else if (!rec && o->order_counters && o->norder_counters)
 		dpm_listen(order_feedback, NULL);
 	dpm_listen(oracle_listener, NULL);
 	fb_last_end = -1;

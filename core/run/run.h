@@ -43,9 +43,9 @@ struct run_opts {
 	 * (DPMFUZZ_INTERLEAVING=1 in the fuzz targets). */
 	uint8_t *order_counters;
 	size_t norder_counters;
-	/* Without the log: a listener on the event bus besides the oracle
-	 * (fuzz_diff counts callbacks this way); takes precedence over
-	 * order_counters. */
+	/* A listener on the event bus besides the oracle (fuzz_diff counts
+	 * callbacks this way, dpmrepro --events writes them out); takes
+	 * precedence over order_counters. */
 	dpm_listener_fn event_hook;
 	void *event_ctx;
 	/* ENGINE_THREADS: a violation ends the process (its threads cannot
