@@ -20,9 +20,12 @@
  *            end of a device's step in a phase); a: the bits
  *            is_suspended 1, is_late_suspended 2, is_noirq_suspended 4,
  *            direct_complete 8, must_resume 16, runtime-suspended 32
+ *   RM       the module is about to device_del() the device (remove=)
  *   GO       device_pm_remove(): off dpm_list
  *   LK       a link made: a = the supplier, b = its status
  *   FR       the device's release ran
+ *   TB/TE    user space wrote "begin K" / "end K" to debugfs dpmvm/mark
+ *            (a = K): where a test's transition K begins and ends
  * Every event line: SEQ NS CPU PID KIND DEV PHASE ERR A B (DEV a name,
  * PHASE a number, -1 for none).
  * Parameters (each an array; items separated by commas):
@@ -31,11 +34,21 @@
  *   cb=NAME:PHASE:US            the callback takes US microseconds
  *   err=NAME:PHASE:ERRNO        the callback returns ERRNO (e.g. -5)
  *   link=SUPPLIER:CONSUMER[:stateless|:sso|:pmrt]   device_link_add()
- *   wait=NAME:PHASE:OTHER       the callback calls device_pm_wait_for_dev()
+ *   wait=NAME:OTHER             the callbacks call device_pm_wait_for_dev()
+ *                               on OTHER: the suspend-side ones if OTHER
+ *                               is later on dpm_list, the resume-side ones
+ *                               if it is earlier (the order prepare took
+ *                               them in), as dpmfuzz's harness does
  *   remove=NAME:PHASE:VICTIM    the callback device_del()s VICTIM's subtree
  *   level=driver|type           where the callbacks live (default driver:
  *                               a bus and a driver bound to each device
  *                               without nodrv; type: a device_type's pm)
+ *   watchdog=SECONDS            (not a list) if a transition's "end K"
+ *                               mark does not come SECONDS after its
+ *                               "begin K", report a hang on the console:
+ *                               DPMVM-HANG, the blocked tasks' stacks
+ *                               (SysRq-w), the record as DPMVM-REC lines,
+ *                               DPMVM-HANG-END.  0 (default): off
  *
  * msr/ssusp/sprep/ndc are DPM_FLAG_MAY_SKIP_RESUME, _SMART_SUSPEND,
  * _SMART_PREPARE, _NO_DIRECT_COMPLETE, set with dev_pm_set_driver_flags().
@@ -56,6 +69,10 @@
 #include <linux/tracepoint.h>
 #include <linux/sched.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+#include <linux/sysrq.h>
+#include <linux/printk.h>
+#include <linux/uaccess.h>
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 #define MATCH_CONST const	/* bus_type.match() takes a const driver */
@@ -83,7 +100,8 @@ struct vdev {
 	u32 dpm_flags;
 	unsigned int us[NPH];
 	int err[NPH];
-	int wait[NPH];		/* index of a device to wait for, or -1 */
+	int wait_for;		/* index of a device to wait for, or -1 */
+	int list_pos;		/* its place in this transition's prepare */
 	int remove_ph, victim;	/* remove=: in that phase, device_del() */
 };
 
@@ -107,6 +125,7 @@ static unsigned int nrec;
 static u64 rec_seq;
 static DEFINE_SPINLOCK(rec_lock);
 static int cur_phase = -1;
+static int prepare_pos;		/* the next place dpm_prepare() gives */
 
 static void record(const char *kind, int d, int ph, int err, s64 a, s64 b)
 {
@@ -164,6 +183,10 @@ static char *level = "driver";
 module_param(level, charp, 0444);
 MODULE_PARM_DESC(level, "driver (default) or type");
 
+static unsigned int watchdog;
+module_param(watchdog, uint, 0444);
+MODULE_PARM_DESC(watchdog, "seconds a transition may take before a hang report (0: off)");
+
 static bool use_driver;
 
 static int find_dev(const char *name)
@@ -202,9 +225,28 @@ static void del_subtree(int top)
 	for (i = nvdev - 1; i >= top; i--)
 		if (in_subtree(i, top) && READ_ONCE(vdevs[i]->added)) {
 			pr_info("dpmvm: device_del(%s)\n", vdevs[i]->name);
+			record("RM", i, READ_ONCE(cur_phase), 0, 0, 0);
 			WRITE_ONCE(vdevs[i]->added, false);
 			device_del(&vdevs[i]->dev);
 		}
+}
+
+/*
+ * Whether v's callback of phase ph waits for its other device: a later
+ * one on dpm_list in the suspend phases, an earlier one in the resume
+ * phases, never in prepare or complete, so that waits never cycle.
+ */
+static bool wait_applies(const struct vdev *v, int ph)
+{
+	const struct vdev *o;
+
+	if (v->wait_for < 0 || ph == PREPARE || ph == COMPLETE)
+		return false;
+	o = vdevs[v->wait_for];
+	if (!READ_ONCE(o->added))
+		return false;
+	return ph < RESUME_NOIRQ ? o->list_pos > v->list_pos :
+				   o->list_pos < v->list_pos;
 }
 
 /* The one behaviour every callback shares. */
@@ -214,6 +256,10 @@ static int run_cb(struct device *d, int ph)
 	s64 t0 = ktime_to_ns(ktime_get());
 	int ret = v->err[ph];
 
+	/* As dpmfuzz's harness: a device being removed does no more PM
+	 * work (its driver is going away). */
+	if (!READ_ONCE(v->added))
+		return 0;
 	record("CS", v->idx, ph, 0, d->power.wakeup_path, 0);
 	pr_info("dpmvm: %s %s begin cpu=%d t=%lld mr=%d rpm_susp=%d\n",
 		v->name, phase_name[ph], raw_smp_processor_id(), t0,
@@ -231,10 +277,10 @@ static int run_cb(struct device *d, int ph)
 		del_subtree(victim);
 	}
 	/* As dpmfuzz's harness: the wait only when no error is injected. */
-	if (!ret && v->wait[ph] >= 0 && READ_ONCE(vdevs[v->wait[ph]]->added)) {
+	if (!ret && wait_applies(v, ph)) {
 		pr_info("dpmvm: %s %s waits for %s\n", v->name,
-			phase_name[ph], vdevs[v->wait[ph]]->name);
-		ret = device_pm_wait_for_dev(d, &vdevs[v->wait[ph]]->dev);
+			phase_name[ph], vdevs[v->wait_for]->name);
+		ret = device_pm_wait_for_dev(d, &vdevs[v->wait_for]->dev);
 	}
 	pr_info("dpmvm: %s %s end ret=%d cpu=%d t=%lld\n", v->name,
 		phase_name[ph], ret, raw_smp_processor_id(),
@@ -328,7 +374,7 @@ static int parse_dev(char *spec)
 	v->idx = nvdev;
 	v->parent = -1;
 	v->victim = -1;
-	memset(v->wait, 0xff, sizeof(v->wait));
+	v->wait_for = -1;
 	vdevs[nvdev++] = v;
 	for (i = 1; i < n; i++) {
 		if (!strncmp(f[i], "parent=", 7)) {
@@ -359,7 +405,23 @@ static int parse_dev(char *spec)
 	return 0;
 }
 
-/* NAME:PHASE:VALUE for cb=, err= and wait= */
+/* NAME:OTHER for wait= */
+static int parse_wait(char *spec)
+{
+	char *f[2];
+	int d, o;
+
+	if (split(spec, f, 2) != 2)
+		return -EINVAL;
+	d = find_dev(f[0]);
+	o = find_dev(f[1]);
+	if (d < 0 || o < 0 || d == o)
+		return -EINVAL;
+	vdevs[d]->wait_for = o;
+	return 0;
+}
+
+/* NAME:PHASE:VALUE for cb=, err= and remove= */
 static int parse_triple(char *spec, int kind)
 {
 	char *f[3];
@@ -372,16 +434,12 @@ static int parse_triple(char *spec, int kind)
 	ph = find_phase(f[1]);
 	if (d < 0 || ph < 0)
 		return -EINVAL;
-	if (kind >= 2) {
+	if (kind == 3) {
 		o = find_dev(f[2]);
 		if (o < 0)
 			return -EINVAL;
-		if (kind == 2) {
-			vdevs[d]->wait[ph] = o;
-		} else {
-			vdevs[d]->remove_ph = ph;
-			vdevs[d]->victim = o;
-		}
+		vdevs[d]->remove_ph = ph;
+		vdevs[d]->victim = o;
 		return 0;
 	}
 	if (kstrtol(f[2], 10, &val))
@@ -446,6 +504,8 @@ static void probe_suspend_resume(void *data, const char *action, int val,
 			break;
 	if (p == NPH)
 		return;
+	if (start && p == PREPARE)
+		prepare_pos = 0;
 	if (start)
 		WRITE_ONCE(cur_phase, p);
 	record(start ? "PB" : "PE", -1, p, 0, val, 0);
@@ -456,10 +516,14 @@ static void probe_suspend_resume(void *data, const char *action, int val,
 static void probe_cb_start(void *data, struct device *dev,
 			   const char *pm_ops, int event)
 {
-	int i = dev_idx(dev);
+	int i = dev_idx(dev), ph = READ_ONCE(cur_phase);
 
-	if (i >= 0)
-		record("MS", i, READ_ONCE(cur_phase), 0, pm_ops && *pm_ops, event);
+	if (i < 0)
+		return;
+	/* dpm_prepare() walks dpm_list in order: the places for wait=. */
+	if (ph == PREPARE && !(pm_ops && *pm_ops))
+		vdevs[i]->list_pos = prepare_pos++;
+	record("MS", i, ph, 0, pm_ops && *pm_ops, event);
 }
 
 static void probe_cb_end(void *data, struct device *dev, int error)
@@ -525,27 +589,116 @@ static void find_tp(struct tracepoint *tp, void *priv)
 			tps[i].tp = tp;
 }
 
-static int events_show(struct seq_file *m, void *unused)
+/* How many events are recorded: those below it no longer change. */
+static unsigned int rec_count(void)
 {
-	unsigned int i, n;
 	unsigned long fl;
+	unsigned int n;
 
 	spin_lock_irqsave(&rec_lock, fl);
 	n = nrec;
 	spin_unlock_irqrestore(&rec_lock, fl);
-	for (i = 0; i < n; i++) {
-		const struct rec *r = &recs[i];
+	return n;
+}
 
-		seq_printf(m, "%llu %llu %u %u %.2s %s %d %d %lld %lld\n",
-			   r->seq, r->t, r->cpu, r->pid, r->kind,
-			   r->dev >= 0 ? vdevs[r->dev]->name : "-", r->phase,
-			   r->err, r->a, r->b);
+/* Room for the longest line: eight numbers, the kind and a name (165). */
+#define REC_LINE 192
+
+/* One event as a line of the record, without the newline. */
+static void rec_line(char *buf, size_t len, const struct rec *r)
+{
+	snprintf(buf, len, "%llu %llu %u %u %.2s %s %d %d %lld %lld",
+		 r->seq, r->t, r->cpu, r->pid, r->kind,
+		 r->dev >= 0 ? vdevs[r->dev]->name : "-", r->phase,
+		 r->err, r->a, r->b);
+}
+
+static int events_show(struct seq_file *m, void *unused)
+{
+	char line[REC_LINE];
+	unsigned int i, n = rec_count();
+
+	for (i = 0; i < n; i++) {
+		rec_line(line, sizeof(line), &recs[i]);
+		seq_printf(m, "%s\n", line);
 	}
 	if (n == NREC)
 		seq_puts(m, "# full\n");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(events);
+
+/*
+ * The watchdog fired: a transition did not end in time.  The task that
+ * started it is stuck, and the rest of user space is frozen, so nothing
+ * can read the record from debugfs: it goes to the console instead,
+ * after the stacks of the blocked tasks (SysRq-w), framed by markers the
+ * host looks for.  SysRq-w prints its task dumps as info messages, below
+ * a quiet console's level: the console is made verbose first, as an oops
+ * does, and stays so (the host ends the guest after the report).  Runs
+ * on system_unbound_wq, which is not frozen during the transition.
+ */
+static void hang_report(struct work_struct *work)
+{
+	char line[REC_LINE];
+	unsigned int i, n = rec_count();
+
+	console_verbose();
+	pr_emerg("DPMVM-HANG\n");
+	handle_sysrq('w');
+	for (i = 0; i < n; i++) {
+		rec_line(line, sizeof(line), &recs[i]);
+		pr_emerg("DPMVM-REC %s\n", line);
+	}
+	if (n == NREC)
+		pr_emerg("DPMVM-REC # full\n");
+	pr_emerg("DPMVM-HANG-END\n");
+}
+static DECLARE_DELAYED_WORK(hang_work, hang_report);
+
+/*
+ * dpmvm/mark: user space brackets each transition with "begin K" and
+ * "end K" (K its number), which the record keeps as TB and TE, so that
+ * every event can be told to belong to a transition.  "begin" arms the
+ * watchdog, "end" disarms it (waiting for a report under way).
+ */
+static ssize_t mark_write(struct file *file, const char __user *ubuf,
+			  size_t len, loff_t *ppos)
+{
+	char buf[32];
+	size_t skip;
+	bool begin;
+	s64 k;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	skip = str_has_prefix(buf, "begin ");
+	begin = skip != 0;
+	if (!begin)
+		skip = str_has_prefix(buf, "end ");
+	if (!skip || kstrtos64(buf + skip, 10, &k))
+		return -EINVAL;
+	if (begin) {
+		record("TB", -1, -1, 0, k, 0);
+		if (watchdog)
+			mod_delayed_work(system_unbound_wq, &hang_work,
+					 (unsigned long)watchdog * HZ);
+	} else {
+		record("TE", -1, -1, 0, k, 0);
+		cancel_delayed_work_sync(&hang_work);
+	}
+	return len;
+}
+
+static const struct file_operations mark_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = mark_write,
+	.llseek = noop_llseek,
+};
 
 static struct dentry *dbg;
 
@@ -574,6 +727,7 @@ static int probes_start(void)
 		return ret;
 	dbg = debugfs_create_dir("dpmvm", NULL);
 	debugfs_create_file("events", 0444, dbg, NULL, &events_fops);
+	debugfs_create_file("mark", 0200, dbg, NULL, &mark_fops);
 	return 0;
 }
 
@@ -582,6 +736,7 @@ static void probes_stop(void)
 	int i;
 
 	debugfs_remove_recursive(dbg);
+	cancel_delayed_work_sync(&hang_work);	/* no more marks to arm it */
 	if (kp_pm_remove.addr)
 		unregister_kprobe(&kp_pm_remove);
 	if (kp_complete_all.addr)
@@ -618,7 +773,7 @@ static int __init dpmvm_init(void)
 	for (i = 0; i < nerr_arg && !ret; i++)
 		ret = parse_triple(err[i], 1);
 	for (i = 0; i < nwait_arg && !ret; i++)
-		ret = parse_triple(wait[i], 2);
+		ret = parse_wait(wait[i]);
 	for (i = 0; i < nremove_arg && !ret; i++)
 		ret = parse_triple(remove[i], 3);
 	if (ret) {

@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The comparison of a real kernel's run with the kernel variant's run
+of the same scenario, from the events both wrote (dpmrepro --events;
+docs/vm.md, "The comparison").
+
+Per transition and per phase, in the order the phases ran (a rollback is
+a phase sequence of its own), it compares sets, never times or the order
+of devices no rule orders: which devices main.c took in hand, whose
+callbacks ran and what they returned, which it skipped and why,
+direct_complete, removals, the links it must order, and each
+transition's error; then every ordering constraint the oracle knows
+(parent before child, supplier before consumer): for each pair whose
+callbacks both ran in a phase, whether the subordinate's callback ended
+before the superior's began (suspend side) or began after it ended
+(resume side), on each side.  Under TCG the real kernel's timing is not
+the variant's virtual time: which of two unordered devices goes first
+is not compared.
+
+The variant's run stops at its first violation, so phases are compared
+up to the last phase both runs finished; the verdicts are compared
+first."""
+
+SKIPS = ["no callback", "runtime-suspended", "not suspended", "aborting",
+         "syscore"]
+
+
+class Phase:
+    def __init__(self, name):
+        self.name = name
+        self.handled = set()
+        self.ran = {}           # device -> error
+        self.starts = {}        # device -> index of its cb-start
+        self.ends = {}          # device -> index of its cb-end
+        self.skipped = {}       # device -> reason
+        self.dc = set()         # direct-complete / direct-resume
+        self.gone = set()
+        self.ended = False
+
+
+class Run:
+    def __init__(self):
+        self.transitions = []   # [ {'phases': [Phase], 'err': int|None} ]
+        self.links = set()      # (supplier, consumer) the PM core orders
+        self.parents = {}
+
+
+def parse_events(text, parents):
+    run = Run()
+    run.parents = parents
+    cur = None
+    ph = None
+    for i, line in enumerate(text.splitlines()):
+        f = line.split()
+        if len(f) != 6:
+            continue
+        kind, dev, phase, err, a, b = f
+        err, a, b = int(err), int(a), int(b)
+        if kind == "transition-begin":
+            cur = {"phases": [], "err": None}
+            run.transitions.append(cur)
+            ph = None
+        elif cur is None:
+            if kind == "link":
+                run.links.add((a, dev)) if b else run.links.discard((a, dev))
+            continue
+        elif kind == "transition-end":
+            cur["err"] = err
+            ph = None
+        elif kind == "phase-begin":
+            ph = Phase(phase)
+            cur["phases"].append(ph)
+        elif kind == "phase-end":
+            if ph is not None:
+                ph.ended = True
+        elif ph is None:
+            continue
+        elif kind == "handled":
+            ph.handled.add(dev)
+        elif kind == "cb-start":
+            ph.starts[dev] = i
+        elif kind == "cb-end":
+            ph.ran[dev] = err
+            ph.ends[dev] = i
+        elif kind == "skip":
+            ph.skipped[dev] = SKIPS[a] if 0 <= a < len(SKIPS) else str(a)
+        elif kind in ("direct-complete", "direct-resume"):
+            ph.dc.add(dev)
+        elif kind == "gone":
+            ph.gone.add(dev)
+        elif kind == "link":
+            run.links.add((a, dev)) if b else run.links.discard((a, dev))
+    return run
+
+
+def link_names(run, names):
+    """The links as names (events name the supplier by index)."""
+    out = set()
+    for a, con in run.links:
+        sup = names[a] if 0 <= a < len(names) else str(a)
+        out.add((sup, con))
+    return out
+
+
+def constraints(ph, pairs, suspend_side):
+    """(kept, broken) lists of 'sup > sub' for the pairs whose callbacks
+    both ran in the phase."""
+    kept, broken = [], []
+    for sup, sub in sorted(pairs):
+        if sup not in ph.starts or sub not in ph.starts:
+            continue
+        if suspend_side:
+            ok = ph.ends.get(sub, 1 << 60) < ph.starts[sup]
+        else:
+            ok = ph.ends.get(sup, 1 << 60) < ph.starts[sub]
+        (kept if ok else broken).append(f"{sup}>{sub}")
+    return kept, broken
+
+
+def _fmt_set(s):
+    return ",".join(sorted(s)) or "-"
+
+
+def compare(real_text, var_text, names, parents, real_verdict, var_verdict,
+            var_name):
+    """(first difference or None, the comparison table as text)."""
+    real = parse_events(real_text, parents)
+    var = parse_events(var_text, parents)
+    rows = []
+    first = None
+
+    def differ(what):
+        nonlocal first
+        if first is None:
+            first = what
+        rows.append("  DIFFERENT: " + what)
+
+    if real_verdict != var_verdict:
+        differ(f"verdict: real {real_verdict}, {var_name} {var_verdict}")
+    rl, vl = link_names(real, names), link_names(var, names)
+    if rl != vl:
+        differ("ordered links: real " + _fmt_set(f"{s}>{c}" for s, c in rl) +
+               f", {var_name} " + _fmt_set(f"{s}>{c}" for s, c in vl))
+    pairs = {(p, c) for c, p in parents.items() if p is not None} | rl
+    nt = min(len(real.transitions), len(var.transitions))
+    if len(real.transitions) != len(var.transitions) and var_verdict == "clean":
+        differ(f"transitions: real {len(real.transitions)}, {var_name} {len(var.transitions)}")
+    for t in range(nt):
+        rt, vt = real.transitions[t], var.transitions[t]
+        err = lambda e: "-" if e is None else e  # noqa: E731 (no end: a verdict came first)
+        rows.append(f"transition {t + 1}: error real {err(rt['err'])}, {var_name} {err(vt['err'])}")
+        rp, vp = rt["phases"], vt["phases"]
+        seq_r = [p.name for p in rp]
+        seq_v = [p.name for p in vp]
+        last_var_complete = var_verdict == "clean"
+        n = min(len(rp), len(vp))
+        if last_var_complete and seq_r != seq_v:
+            differ(f"transition {t + 1}: phases real {' '.join(seq_r)}, {var_name} {' '.join(seq_v)}")
+        for k in range(n):
+            a, b = rp[k], vp[k]
+            if a.name != b.name:
+                differ(f"transition {t + 1}: phase {k + 1} is {a.name} on the real kernel, {b.name} on {var_name}")
+                break
+            # A phase the variant did not finish (its violation) is
+            # compared only as far as its verdict.
+            if not b.ended:
+                rows.append(f"  {a.name}: the variant stopped here (its verdict)")
+                break
+            sus = a.name.startswith("suspend")
+            kr, br = constraints(a, pairs, sus)
+            kv, bv = constraints(b, pairs, sus)
+            rows.append(f"  {a.name}: callbacks real {_fmt_set(f'{d}={e}' for d, e in a.ran.items())}"
+                        f" | {var_name} {_fmt_set(f'{d}={e}' for d, e in b.ran.items())};"
+                        f" skipped real {_fmt_set(f'{d}({r})' for d, r in a.skipped.items())}"
+                        f" | {var_name} {_fmt_set(f'{d}({r})' for d, r in b.skipped.items())};"
+                        f" constraints kept {len(kr)}/{len(kr) + len(br)} | {len(kv)}/{len(kv) + len(bv)}")
+            where = f"transition {t + 1} {a.name}"
+            if a.ran != b.ran:
+                only_r = sorted(set(a.ran) - set(b.ran))
+                only_v = sorted(set(b.ran) - set(a.ran))
+                errs = sorted(d for d in set(a.ran) & set(b.ran) if a.ran[d] != b.ran[d])
+                if only_r:
+                    differ(f"{where}: callbacks of {','.join(only_r)} ran on the real kernel only")
+                elif only_v:
+                    differ(f"{where}: callbacks of {','.join(only_v)} ran on {var_name} only")
+                else:
+                    differ(f"{where}: {errs[0]} returned {a.ran[errs[0]]} on the real kernel, {b.ran[errs[0]]} on {var_name}")
+            if a.skipped != b.skipped:
+                d = sorted(set(a.skipped.items()) ^ set(b.skipped.items()))[0][0]
+                differ(f"{where}: {d} skipped real ({a.skipped.get(d, 'not skipped')}), "
+                       f"{var_name} ({b.skipped.get(d, 'not skipped')})")
+            if a.dc != b.dc:
+                differ(f"{where}: direct_complete real {_fmt_set(a.dc)}, {var_name} {_fmt_set(b.dc)}")
+            if a.handled != b.handled:
+                differ(f"{where}: taken in hand real {_fmt_set(a.handled)}, {var_name} {_fmt_set(b.handled)}")
+            if a.gone != b.gone:
+                differ(f"{where}: removed real {_fmt_set(a.gone)}, {var_name} {_fmt_set(b.gone)}")
+            if set(br) != set(bv):
+                differ(f"{where}: order broken real {_fmt_set(br)}, {var_name} {_fmt_set(bv)}")
+        if last_var_complete and rt["err"] != vt["err"]:
+            differ(f"transition {t + 1}: the suspend returned {rt['err']} on the real kernel, {vt['err']} on {var_name}")
+    table = [f"verdict: real {real_verdict}, {var_name} {var_verdict}"] + rows
+    return first, "\n".join(table) + "\n"
