@@ -35,6 +35,26 @@ static inline int pm_phase_is_suspend(enum pm_phase p)
 	return p <= PH_SUSPEND_NOIRQ;
 }
 
+/* How deep a suspend phase leaves a device, and how deep a resume phase
+ * wants it (main.c's is_suspended 1, is_late_suspended 2,
+ * is_noirq_suspended 3); 0 for prepare and complete. */
+static inline int pm_phase_depth(enum pm_phase p)
+{
+	switch (p) {
+	case PH_SUSPEND:
+	case PH_RESUME:
+		return 1;
+	case PH_SUSPEND_LATE:
+	case PH_RESUME_EARLY:
+		return 2;
+	case PH_SUSPEND_NOIRQ:
+	case PH_RESUME_NOIRQ:
+		return 3;
+	default:
+		return 0;
+	}
+}
+
 /*
  * Whether a callback in phase p of device dev waits for device t
  * (device_pm_wait_for_dev()): suspend-side phases wait for later

@@ -199,24 +199,6 @@ static const char *nm(int dev)
 	return cfg.names[dev];
 }
 
-/* Depth a suspend phase reaches, or a resume phase undoes. */
-static int depth(enum pm_phase p)
-{
-	switch (p) {
-	case PH_SUSPEND:
-	case PH_RESUME:
-		return 1;
-	case PH_SUSPEND_LATE:
-	case PH_RESUME_EARLY:
-		return 2;
-	case PH_SUSPEND_NOIRQ:
-	case PH_RESUME_NOIRQ:
-		return 3;
-	default:
-		return 0;
-	}
-}
-
 /* No ordering obligation: removed, not registered yet, or never handled
  * by the PM core. */
 static bool out_of_play(int dev)
@@ -317,7 +299,7 @@ static bool is_child(int c, int dev)
 
 static void check_suspend_start(int dev, enum pm_phase p)
 {
-	int d = depth(p);
+	int d = pm_phase_depth(p);
 
 	if (!d)
 		return;
@@ -359,7 +341,7 @@ static bool kept_ok(int par)
 
 static void check_resume_start(int dev, enum pm_phase p)
 {
-	int d = depth(p);
+	int d = pm_phase_depth(p);
 
 	if (!d)
 		return;
@@ -399,7 +381,7 @@ static void check_resume_start(int dev, enum pm_phase p)
 static void check_pm_wait(int dev, enum pm_phase p)
 {
 	int t = cfg.pm_wait ? cfg.pm_wait[dev] : -1;
-	int d = depth(p);
+	int d = pm_phase_depth(p);
 
 	if (t < 0 || !pm_wait_applies(st[dev].pos, st[t].pos, p) ||
 	    out_of_play(t) || st[t].dc)
@@ -602,11 +584,11 @@ static void do_check_callback_end(int dev, enum pm_phase p, int error)
 		if (p == PH_PREPARE)
 			s->prepared = true;
 		else
-			s->lvl = depth(p);
+			s->lvl = pm_phase_depth(p);
 	} else if (p == PH_COMPLETE) {
 		s->prepared = false;
 	} else {
-		s->lvl = depth(p) - 1;
+		s->lvl = pm_phase_depth(p) - 1;
 	}
 }
 
@@ -748,7 +730,7 @@ static void skip_suspend_rpm(int dev, enum pm_phase p)
 			   nm(dev), pm_phase_name(p));
 	check_suspend_start(dev, p);
 	st[dev].rpm_off = true;
-	st[dev].lvl = depth(p);
+	st[dev].lvl = pm_phase_depth(p);
 }
 
 /* A resume-side step skipped because the device is left in suspend:
@@ -828,7 +810,7 @@ static void skip_resume_rpm(int dev, enum pm_phase p)
 static void do_check_skip(int dev, enum pm_phase p, int why)
 {
 	struct dstate *s = &st[dev];
-	int d = depth(p);
+	int d = pm_phase_depth(p);
 
 	pr_info("%s: %s callback skipped: %s", nm(dev), pm_phase_name(p),
 		(unsigned)why >= NR_SKIP ? "?" :

@@ -293,23 +293,6 @@ static void emit(int kind, int dev, int phase, int err, long long a, long long b
 	dpm_publish(&ev);
 }
 
-static int phase_depth(int p)
-{
-	switch (p) {
-	case PH_SUSPEND:
-	case PH_RESUME:
-		return 1;
-	case PH_SUSPEND_LATE:
-	case PH_RESUME_EARLY:
-		return 2;
-	case PH_SUSPEND_NOIRQ:
-	case PH_RESUME_NOIRQ:
-		return 3;
-	default:
-		return 0;
-	}
-}
-
 /* The module's devices have every callback at one level, but for a
  * device with no driver (docs/vm.md, "What a scenario can say"). */
 static bool has_callback(int i)
@@ -353,7 +336,7 @@ static void judge_suspend(int i, int p, long long fl)
 	if (p == PH_SUSPEND && (fl & DN_DIRECT_COMPLETE) &&
 	    (fl & DN_RPM_SUSPENDED)) {
 		d->in_dc = true;
-		d->depth = phase_depth(p);
+		d->depth = pm_phase_depth(p);
 		emit(EV_DIRECT_COMPLETE, i, p, 0, 0, 0);
 	} else if (syscore(i)) {
 		skip(i, p, SKIP_SYSCORE, fl);
@@ -361,7 +344,7 @@ static void judge_suspend(int i, int p, long long fl)
 		skip(i, p, d->in_dc ? SKIP_RUNTIME_SUSPENDED : SKIP_ABORTING, fl);
 	} else {
 		d->in_dc = false;
-		d->depth = phase_depth(p);
+		d->depth = pm_phase_depth(p);
 		/* No callback to call, or the middle layer let main.c skip
 		 * it (smart suspend, runtime-suspended). */
 		skip(i, p, has_callback(i) ? SKIP_RUNTIME_SUSPENDED :
@@ -372,7 +355,7 @@ static void judge_suspend(int i, int p, long long fl)
 static void judge_resume(int i, int p, long long fl)
 {
 	struct jdev *d = &J.d[i];
-	int want = phase_depth(p);
+	int want = pm_phase_depth(p);
 
 	if (p == PH_RESUME && d->in_dc) {
 		d->in_dc = false;
@@ -476,9 +459,9 @@ static void feed(int k)
 		if (pm_phase_is_suspend(e->phase) && e->phase != PH_PREPARE) {
 			d->in_dc = false;
 			if (!e->err)
-				d->depth = phase_depth(e->phase);
+				d->depth = pm_phase_depth(e->phase);
 		} else if (!step_phase(e->phase)) {
-			d->depth = phase_depth(e->phase) - 1;
+			d->depth = pm_phase_depth(e->phase) - 1;
 		}
 		emit(EV_CB_END, i, e->phase, e->err, e->err, 0);
 	} else if (!strcmp(kd, "DN")) {

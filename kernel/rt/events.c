@@ -32,25 +32,6 @@ static const char *const phase_fn[NR_PHASES] = {
 	"dpm_resume_noirq", "dpm_resume_early", "dpm_resume", "dpm_complete",
 };
 
-/* How deep a suspend phase leaves a device, and how deep a resume phase
- * wants it (main.c's is_suspended, is_late_suspended, is_noirq_suspended). */
-static int phase_depth(int p)
-{
-	switch (p) {
-	case PH_SUSPEND:
-	case PH_RESUME:
-		return 1;
-	case PH_SUSPEND_LATE:
-	case PH_RESUME_EARLY:
-		return 2;
-	case PH_SUSPEND_NOIRQ:
-	case PH_RESUME_NOIRQ:
-		return 3;
-	default:
-		return 0;
-	}
-}
-
 /* The task handling each device in the phase in progress.  Indexed
  * like dpmk_run.dev. */
 static int *handler_task;
@@ -354,7 +335,7 @@ static void judge_suspend(struct dpmk_dev *d, int p)
 	    __atomic_load_n(&d->dev.power.runtime_status, __ATOMIC_RELAXED) ==
 		    RPM_SUSPENDED) {
 		d->in_dc = true;
-		d->depth = phase_depth(p);
+		d->depth = pm_phase_depth(p);
 		dpmk_emit(EV_DIRECT_COMPLETE, d->idx, p, 0, 0, 0, NULL);
 		return;
 	}
@@ -365,12 +346,12 @@ static void judge_suspend(struct dpmk_dev *d, int p)
 	} else if ((d->in_dc = false), !dpmk_has_callback(d, p)) {
 		/* (A device main.c took out of direct_complete behind its
 		 * back, finding KV-3, is suspended as any other here.) */
-		d->depth = phase_depth(p);
+		d->depth = pm_phase_depth(p);
 		skip(d, p, SKIP_NO_CALLBACK);
 	} else {
 		/* The only way left: the middle layer let main.c skip it
 		 * (DPM_FLAG_SMART_SUSPEND and runtime-suspended). */
-		d->depth = phase_depth(p);
+		d->depth = pm_phase_depth(p);
 		skip(d, p, SKIP_RUNTIME_SUSPENDED);
 	}
 }
@@ -378,7 +359,7 @@ static void judge_suspend(struct dpmk_dev *d, int p)
 static void judge_resume(struct dpmk_dev *d, int p)
 {
 	const struct dpmk_device *sd = d->sd;
-	int want = phase_depth(p);
+	int want = pm_phase_depth(p);
 
 	if (p == PH_RESUME && d->in_dc) {
 		d->in_dc = false;
@@ -412,9 +393,9 @@ void dpmk_callback_ended(struct dpmk_dev *d, int p, int err)
 	if (pm_phase_is_suspend(p) && p != PH_PREPARE) {
 		d->in_dc = false;	/* called: not direct-complete any more */
 		if (!err)
-			d->depth = phase_depth(p);
+			d->depth = pm_phase_depth(p);
 	} else if (p != PH_PREPARE && p != PH_COMPLETE) {
-		d->depth = phase_depth(p) - 1;
+		d->depth = pm_phase_depth(p) - 1;
 	}
 }
 
