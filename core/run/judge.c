@@ -519,7 +519,6 @@ int dpm_judge_record(const struct scenario *s0, const struct run_opts *o,
 	unsigned int feat = run_features(o);
 	const struct scenario *s = cut_to_features(s0, feat);
 	struct oracle_view view;
-	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
 	free(J.ev);
@@ -538,12 +537,9 @@ int dpm_judge_record(const struct scenario *s0, const struct run_opts *o,
 	if (jo && jo->hook)
 		dpm_listen(jo->hook, jo->hook_ctx);
 	dpm_listen(oracle_listener, NULL);
-	oracle_view_build(&view, s, feat);
 	/* A real kernel has none of the harness's stand-ins: the knobs on
 	 * count only as waivers of the findings they tolerate. */
-	for (int k = 0; k < o->variant->nknobs; k++)
-		if (o->fixes >> k & 1)
-			view.cfg.tolerate |= o->variant->knobs[k].tolerates;
+	oracle_view_build(&view, s, o, feat);
 	oracle_reset(&view.cfg);
 	if (!setjmp(J.stop)) {
 		for (int k = 0; k < J.nev; k++) {
@@ -555,14 +551,8 @@ int dpm_judge_record(const struct scenario *s0, const struct run_opts *o,
 			feed(k);
 		}
 	}
-	const struct oracle_result *cr = oracle_result();
-
-	memcpy(r->phase_ns, cr->phase_ns, sizeof(r->phase_ns));
-	if (cr->violated) {
-		r->violated = true;
-		r->id = cr->id;
-		snprintf(r->msg, sizeof(r->msg), "%s", cr->msg);
-	} else if (J.hung) {
+	run_take_verdict(r);
+	if (!r->violated && J.hung) {
 		size_t at;
 
 		r->violated = true;
@@ -580,7 +570,7 @@ int dpm_judge_record(const struct scenario *s0, const struct run_opts *o,
 	oracle_view_free(&view);
 	free(J.d);
 	J.d = NULL;
-	return rc;
+	return 0;
 }
 
 /* ---- the events, as text ---- */

@@ -455,7 +455,7 @@ static void oracle_view_kernel(struct oracle_view *v, const struct scenario *s,
 }
 
 void oracle_view_build(struct oracle_view *v, const struct scenario *s,
-			      unsigned int feat)
+		       const struct run_opts *o, unsigned int feat)
 {
 	size_t n = (size_t)(s->ndev ? s->ndev : 1);
 	bool async_possible = false;
@@ -499,6 +499,21 @@ void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 	v->exempt = v->syscore = v->late = v->wakeup = NULL;
 	v->dpm_flags = NULL;
 	oracle_view_kernel(v, s, feat);
+	for (int k = 0; k < o->variant->nknobs; k++)
+		if (o->fixes >> k & 1)
+			v->cfg.tolerate |= o->variant->knobs[k].tolerates;
+}
+
+void run_take_verdict(struct run_result *r)
+{
+	const struct oracle_result *cr = oracle_result();
+
+	memcpy(r->phase_ns, cr->phase_ns, sizeof(r->phase_ns));
+	if (cr->violated) {
+		r->violated = true;
+		r->id = cr->id;
+		snprintf(r->msg, sizeof(r->msg), "%s", cr->msg);
+	}
 }
 
 void oracle_view_free(struct oracle_view *v)
@@ -563,12 +578,11 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 
 	struct oracle_view view;
 
-	oracle_view_build(&view, s, feat);
+	oracle_view_build(&view, s, o, feat);
 	bool alloc_failures = true, worker_limit = true;
 
 	for (int k = 0; k < o->variant->nknobs; k++)
 		if (o->fixes >> k & 1) {
-			view.cfg.tolerate |= o->variant->knobs[k].tolerates;
 			alloc_failures &= !o->variant->knobs[k].no_alloc_failures;
 			worker_limit &= !o->variant->knobs[k].no_worker_limit;
 		}
@@ -619,11 +633,8 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 	}
 	const struct oracle_result *cr = oracle_result();
 
-	memcpy(r->phase_ns, cr->phase_ns, sizeof(r->phase_ns));
+	run_take_verdict(r);
 	if (cr->violated) {
-		r->violated = true;
-		r->id = cr->id;
-		snprintf(r->msg, sizeof(r->msg), "%s", cr->msg);
 		if (rec)
 			record_at(cr->viol_ns, cr->viol_tid, TEV_VIOLATION, -1,
 				  -1, cr->id);

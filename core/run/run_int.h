@@ -24,8 +24,12 @@ struct oracle_view {
 unsigned int run_features(const struct run_opts *o);
 /* dpm_cut() into a buffer reused from call to call. */
 struct scenario *cut_to_features(const struct scenario *s, unsigned int feat);
+/* s as o's variant runs it (cut to its features feat), with the
+ * findings o's knobs tolerate waived (ORACLE_TOL_*). */
 void oracle_view_build(struct oracle_view *v, const struct scenario *s,
-		       unsigned int feat);
+		       const struct run_opts *o, unsigned int feat);
+/* The oracle's verdict into r (violated, id, msg, phase times). */
+void run_take_verdict(struct run_result *r);
 void oracle_view_free(struct oracle_view *v);
 
 #endif

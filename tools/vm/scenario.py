@@ -36,6 +36,7 @@ class Converted:
         self.variant = None     # the header's variant line, or None
         self.fixes = ""         # the header's knobs
         self.names = []
+        self.parents = {}       # name -> its parent's name, or None
 
 
 def _words(line):
@@ -153,6 +154,7 @@ def convert(text, drop_unsupported=False):
                     continue
                 keep.append(word)
             c.names.append(name)
+            c.parents[name] = next((x[7:] for x in w[2:] if x.startswith("parent=")), None)
             devs.append(":".join(spec))
             kept.append(" ".join(keep))
             continue
