@@ -89,7 +89,7 @@ enum {
 	OPT_DEVICES, OPT_FIXED_SIZE, OPT_ENGINE, OPT_FIX, OPT_JOBS,
 	OPT_STRATEGY, OPT_PCT, OPT_PERTURB, OPT_TIME_SCALE, OPT_WATCHDOG,
 	OPT_OUT, OPT_REPLAY, OPT_SCHEDULES, OPT_SEARCH, OPT_FIND_SCHEDULE,
-	OPT_LIST_VARIANTS, OPT_BYTES,
+	OPT_LIST_VARIANTS, OPT_BYTES, OPT_PRINT,
 };
 
 static const struct cli_option options[] = {
@@ -114,6 +114,7 @@ static const struct cli_option options[] = {
 	{ "find-schedule", OPT_FIND_SCHEDULE, "FILE", "only the det schedule search for FILE's 'expect': exit 0 found, 1 not" },
 	{ "list-variants", OPT_LIST_VARIANTS, NULL, "print the registered variants, one per line, tab-separated, and exit" },
 	{ "bytes", OPT_BYTES, NULL, "read the --replay or --find-schedule file as fuzz input bytes, even if it looks like text" },
+	{ "print", OPT_PRINT, NULL, "print the scenarios as text instead of running them, each from its dpmfuzz-scenario line (tools/dpmvm --random reads them)" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -151,6 +152,7 @@ struct stress_options {
 	long long schedules, search;
 	bool list_variants;
 	bool bytes;
+	bool print;
 };
 
 static struct stress_options cfg = {
@@ -269,6 +271,9 @@ static int parse_args(int argc, char **argv, char *err, size_t errlen)
 			break;
 		case OPT_LIST_VARIANTS:
 			cfg.list_variants = true;
+			break;
+		case OPT_PRINT:
+			cfg.print = true;
 			break;
 		}
 	}
@@ -580,6 +585,42 @@ static __attribute__((noreturn)) void on_interrupt(int sig)
 	_exit(cli_stdout_failed(program.name) ? CLI_EXIT_WRITE : 128 + sig);
 }
 
+/* The generator of the variant's scenarios: what its kernel has. */
+static struct scn_generator generator(void)
+{
+	return (struct scn_generator){
+		.seed = cfg.seed, .max_devices = cfg.max_devices,
+		.fixed_size = cfg.fixed_size,
+		.no_worker_limit = cfg.no_worker_limit,
+		.links = cfg.variant->features & VF_LINKS,
+		.rpm = cfg.variant->features & VF_DIRECT_COMPLETE,
+		.pm_wait = cfg.variant->features & VF_PM_WAIT,
+		.kernel_fields = cfg.variant->features & (VF_TRANSITIONS | VF_PM_STACK),
+	};
+}
+
+/* --print: the --iterations scenarios as text, each with the variant
+ * and the knobs in its header, none run. */
+static int do_print(void)
+{
+	struct scn_generator g = generator();
+
+	for (long long i = 0; i < cfg.iterations; i++) {
+		struct scenario s;
+
+		scenario_generate(&g, (uint64_t)i, &s);
+		snprintf(s.variant, sizeof(s.variant), "%s", cfg.variant->name);
+		snprintf(s.fixes, sizeof(s.fixes), "%s", opts.fixes ? fixes_spelled() : "");
+		char *txt = scenario_print(&s);
+
+		printf("# dpmstress --variant %s --seed %llu: scenario %lld\n%s",
+		       cfg.variant->name, (unsigned long long)cfg.seed, i, txt);
+		free(txt);
+		scenario_free(&s);
+	}
+	return cli_stdout_failed(program.name) ? CLI_EXIT_WRITE : 0;
+}
+
 /* ---- one worker's share: scenarios index = job, job + jobs, ... ---- */
 static void run_share(int job)
 {
@@ -600,15 +641,7 @@ static void run_share(int job)
 				job, sum.scenarios, sum.violations, t - start);
 		}
 		struct scenario s;
-		struct scn_generator g = {
-			.seed = cfg.seed, .max_devices = cfg.max_devices,
-			.fixed_size = cfg.fixed_size,
-			.no_worker_limit = cfg.no_worker_limit,
-			.links = cfg.variant->features & VF_LINKS,
-			.rpm = cfg.variant->features & VF_DIRECT_COMPLETE,
-			.pm_wait = cfg.variant->features & VF_PM_WAIT,
-			.kernel_fields = cfg.variant->features & (VF_TRANSITIONS | VF_PM_STACK),
-		};
+		struct scn_generator g = generator();
 
 		scenario_generate(&g, (uint64_t)i, &s);
 		run_one(&s, (uint64_t)i);
@@ -877,6 +910,8 @@ static int run_main(int argc, char **argv)
 	}
 	if (cfg.find_schedule)
 		return do_find_schedule(find, cfg.find_schedule);
+	if (cfg.print)
+		return do_print();
 	char fixes[KNOBS_TEXT_MAX];
 
 	knobs_format(cfg.variant, opts.fixes, fixes, sizeof(fixes));

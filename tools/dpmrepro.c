@@ -43,7 +43,7 @@ enum {
 	OPT_SCHEDULES, OPT_CHECK_REGRESSION, OPT_TRACE_JSON, OPT_HTML,
 	OPT_SUMMARY_JSON, OPT_MINIMIZE, OPT_SAVE_REGRESSION,
 	OPT_REGRESSION_DIR, OPT_LIST_VARIANTS, OPT_BYTES, OPT_JUDGE,
-	OPT_EVENTS,
+	OPT_EVENTS, OPT_AS_RUN,
 };
 
 static const struct cli_option options[] = {
@@ -51,6 +51,7 @@ static const struct cli_option options[] = {
 	{ "fix", OPT_FIX, "LIST", "kernel fixes to turn on: knob,...|all|none (default: the file's header, else none); 'list' prints the variant's knobs" },
 	{ "tail", OPT_TAIL, "N", "print the last N trace lines (default 0: the whole trace)" },
 	{ "text", OPT_TEXT, NULL, "print the scenario as text and exit" },
+	{ "as-run", OPT_AS_RUN, NULL, "print the scenario as text as the variant runs it (what its kernel lacks left out, what its rules settle settled) and exit" },
 	{ "encode", OPT_ENCODE, "OUT", "write the scenario as fuzz target input bytes to OUT and exit" },
 	{ "schedules", OPT_SCHEDULES, "N", "run the file's schedule, then up to N others until one shows its 'expect' (without one: any violation); with --check-regression the expected finding holds if one does" },
 	{ "check-regression", OPT_CHECK_REGRESSION, NULL, "the outcome must be the file's 'expect', and with every fix on the run must be clean" },
@@ -86,7 +87,7 @@ struct repro_options {
 	const char *file;
 	int tail;
 	long schedules;
-	bool text, check_regression, summary_json, minimize, list_variants;
+	bool text, as_run, check_regression, summary_json, minimize, list_variants;
 	bool bytes;
 	const char *encode, *save_regression, *regression_dir;
 	const char *trace_json, *html;
@@ -130,6 +131,10 @@ static int parse_args(int argc, char **argv, struct repro_options *o,
 			break;
 		case OPT_TEXT:
 			o->text = true;
+			modes++;
+			break;
+		case OPT_AS_RUN:
+			o->as_run = true;
 			modes++;
 			break;
 		case OPT_ENCODE:
@@ -195,7 +200,7 @@ static int parse_args(int argc, char **argv, struct repro_options *o,
 		}
 	}
 	if (modes > 1) {
-		snprintf(err, errlen, "--text, --encode, --check-regression, --summary-json, --minimize, --save-regression, --judge and --list-variants go one at a time");
+		snprintf(err, errlen, "--text, --as-run, --encode, --check-regression, --summary-json, --minimize, --save-regression, --judge and --list-variants go one at a time");
 		return -1;
 	}
 	if (o->events && modes && !o->judge) {
@@ -716,6 +721,12 @@ static int replay_file(const struct repro_options *ro, char *err, size_t errlen)
 	}
 	if (ro->text) {
 		char *t = scenario_print(&s);
+
+		fputs(t, stdout);
+		free(t);
+		rc = 0;
+	} else if (ro->as_run) {
+		char *t = dpm_scenario_as_run(&s, &o);
 
 		fputs(t, stdout);
 		free(t);

@@ -387,6 +387,17 @@ unsigned int run_features(const struct run_opts *o)
 	return feat;
 }
 
+char *dpm_scenario_as_run(const struct scenario *s, const struct run_opts *o)
+{
+	char fixes[KNOBS_TEXT_MAX];
+	struct scenario copy = *cut_to_features(s, run_features(o));
+
+	knobs_format(o->variant, o->fixes, fixes, sizeof(fixes));
+	snprintf(copy.variant, sizeof(copy.variant), "%s", o->variant->name);
+	snprintf(copy.fixes, sizeof(copy.fixes), "%s", o->fixes ? fixes : "");
+	return scenario_print(&copy);
+}
+
 /* dpm_cut() into a buffer reused from run to run. */
 struct scenario *cut_to_features(const struct scenario *s,
 					unsigned int feat)
@@ -678,13 +689,7 @@ bool dpm_report(const struct scenario *s, const struct run_opts *o,
 		fprintf(out, "dpmfuzz: no violation on replay\n");
 	fprintf(out, "--- variant %s, fixes: %s\n--- scenario:\n",
 		o->variant->name, fixes);
-	/* The scenario as the variant ran it: what its kernel lacks left out. */
-	struct scenario copy = *cut_to_features(s, run_features(o));
-
-	snprintf(copy.variant, sizeof(copy.variant), "%s", o->variant->name);
-	snprintf(copy.fixes, sizeof(copy.fixes), "%s",
-		 o->fixes ? fixes : "");
-	char *txt = scenario_print(&copy);
+	char *txt = dpm_scenario_as_run(s, o);
 
 	fputs(txt, out);
 	free(txt);

@@ -91,6 +91,12 @@ void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
 bool dpm_report(const struct scenario *s, const struct run_opts *o,
 		FILE *out, int tail_lines, struct run_result *result);
 
+/* The scenario as text as o's variant runs it: what its kernel lacks
+ * left out, what its rules settle settled (a no-PM parent's children need
+ * no PM; a runtime-suspended device with an active child or consumer is
+ * active), with the variant and knobs in its header.  Free it. */
+char *dpm_scenario_as_run(const struct scenario *s, const struct run_opts *o);
+
 /*
  * Scenario-level delta debugging: drop devices (leaves first), actions,
  * side actions, errors, cycles, schedule bytes; shorten durations; keep
