@@ -20,7 +20,8 @@
  *            the device in hand (the first MS, CS or DN of the device in
  *            the phase); in prepare and complete, ME ends the step, and
  *            a step that called no callback is an EV_SKIP.
- *   CS, CE   EV_CB_START, EV_CB_END: the driver's callback.
+ *   CS, CE   EV_CB_START, EV_CB_END: the module's callback (CE's ERR the
+ *            error it was asked for, A what it returned).
  *   DN       main.c is done with the device in a phase; with no
  *            callback in the phase, the flags main.c left say why
  *            (EV_SKIP with its reason, EV_DIRECT_COMPLETE or
@@ -295,9 +296,15 @@ static void emit(int kind, int dev, int phase, int err, long long a, long long b
 
 /* The module's devices have every callback at one level, but for a
  * device with no driver (docs/vm.md, "What a scenario can say"). */
-static bool has_callback(int i)
+/* Whether the device has a callback for phase p: its middle layer's, or
+ * where that has none its driver's (main.c's lookup). */
+static bool has_callback(int i, int p)
 {
-	return !(J.s->dev[i].k.flags & SCN_NO_DRIVER);
+	const struct scn_kernel *k = &J.s->dev[i].k;
+
+	if (k->level != LVL_NONE && (k->level_cbs >> p & 1))
+		return true;
+	return !(k->flags & SCN_NO_DRIVER) && (k->driver_cbs >> p & 1);
 }
 
 static bool syscore(int i)
@@ -347,7 +354,7 @@ static void judge_suspend(int i, int p, long long fl)
 		d->depth = pm_phase_depth(p);
 		/* No callback to call, or the middle layer let main.c skip
 		 * it (smart suspend, runtime-suspended). */
-		skip(i, p, has_callback(i) ? SKIP_RUNTIME_SUSPENDED :
+		skip(i, p, has_callback(i, p) ? SKIP_RUNTIME_SUSPENDED :
 					     SKIP_NO_CALLBACK, fl);
 	}
 }
@@ -374,7 +381,7 @@ static void judge_resume(int i, int p, long long fl)
 	} else {
 		d->depth = want - 1;
 		/* Left in suspend: may-skip-resume or smart suspend. */
-		skip(i, p, has_callback(i) ? SKIP_RUNTIME_SUSPENDED :
+		skip(i, p, has_callback(i, p) ? SKIP_RUNTIME_SUSPENDED :
 					     SKIP_NO_CALLBACK, fl);
 	}
 }
@@ -463,7 +470,10 @@ static void feed(int k)
 		} else if (!step_phase(e->phase)) {
 			d->depth = pm_phase_depth(e->phase) - 1;
 		}
-		emit(EV_CB_END, i, e->phase, e->err, e->err, 0);
+		/* ERR: the error the callback was asked for; A: what it
+		 * returned (a runtime-suspended device's prepare: 1), or 0
+		 * in records that kept only ERR. */
+		emit(EV_CB_END, i, e->phase, e->err, e->a ? e->a : e->err, 0);
 	} else if (!strcmp(kd, "DN")) {
 		/* device_pm_remove() completes it too: not an end of a step. */
 		if (p < 0 || step_phase(p) || d->gone || d->done_inst == J.inst)

@@ -12,6 +12,9 @@ DPM_FLAGS = {"may-skip-resume": "msr", "smart-suspend": "ssusp",
              "smart-prepare": "sprep", "no-direct-complete": "ndc"}
 LINK_FLAGS = {"stateless": "stateless", "sync-state-only": "sso",
               "pm-runtime": "pmrt"}
+# The middle layers the module gives a device (each as a PM domain of its
+# own: the PM core looks them up in the same way, one per device).
+LEVELS = ("domain", "type", "class", "bus")
 # The module's limits (MAXDEV devices, MAXDEV * 4 links, 40-byte names).
 MAX_DEVICES = 64
 NAME_RE = re.compile(r"^[A-Za-z0-9_.+-]{1,39}$")
@@ -27,7 +30,8 @@ class BadScenario(Exception):
 
 class Converted:
     def __init__(self):
-        self.mode = "mem"
+        self.mode = "mem"       # what is written to /sys/power/state
+        self.pm_test = "platform"
         self.pm_async = 1
         self.cycles = 1
         self.args = ""
@@ -41,6 +45,18 @@ class Converted:
 
 def _words(line):
     return line.split("#", 1)[0].split()
+
+
+def _phase_mask(spec, no, what):
+    """A PHASES list (or none) as the module's hex mask."""
+    if spec == "none":
+        return "0"
+    m = 0
+    for ph in spec.split(","):
+        if ph not in PHASES:
+            raise BadScenario(f"line {no}: {what}: no phase '{ph}'")
+        m |= 1 << PHASES.index(ph)
+    return f"{m:x}"
 
 
 def convert(text, drop_unsupported=False):
@@ -95,8 +111,12 @@ def convert(text, drop_unsupported=False):
         elif key == "transition" and len(w) == 2:
             if w[1] in ("mem", "s2idle"):
                 c.mode = "mem" if w[1] == "mem" else "freeze"
+            elif w[1] == "freeze":
+                # A real hibernation image, then thaw; writing it fails
+                # (the guest has no swap), after the devices thawed.
+                c.mode, c.pm_test = "disk", "none"
             else:
-                refuse(no, f"transition {w[1]} (hibernation is not run yet)")
+                refuse(no, f"transition {w[1]} (the guest cannot power off or restore an image)")
                 continue
         elif key == "device" and len(w) >= 2:
             name = w[1]
@@ -143,11 +163,19 @@ def convert(text, drop_unsupported=False):
                         if f not in DPM_FLAGS:
                             raise BadScenario(f"line {no}: dpm-flags {f}")
                         spec.append(DPM_FLAGS[f])
+                elif word == "rpm-suspended":
+                    spec.append("rpms")
+                elif word == "wakeup":
+                    spec.append("wakeup")
+                elif k == "level" and eq and v.split(":")[0] in LEVELS:
+                    lv, _, phs = v.partition(":")
+                    m = _phase_mask(phs or ",".join(PHASES), no, word)
+                    if m != "0":
+                        spec.append("lvl=" + m)
+                elif k == "driver-cbs" and eq:
+                    spec.append("drv=" + _phase_mask(v, no, word))
                 else:
-                    what = {"rpm-suspended": "rpm-suspended (runtime-suspended devices)",
-                            "wakeup": "wakeup (wakeup sources)",
-                            "level": "level= (callback levels)",
-                            "driver-cbs": "driver-cbs= (callback levels)",
+                    what = {"level": "level=legacy-bus (a bus's legacy suspend/resume)",
                             "late": "late= (registration from a callback)",
                             "release-unregisters": "release-unregisters="}.get(k, word)
                     refuse(no, f"{name} {what}")

@@ -12,7 +12,7 @@
  *   PB/PE    a phase function begins or ends (the suspend_resume
  *            tracepoint: dpm_prepare ... dpm_complete; a = its event)
  *   CS/CE    the module's callback starts (a: power.wakeup_path) / ends
- *            (err: what it returns)
+ *            (err: the error it was asked for; a: what it returns)
  *   MS/ME    the PM core runs a callback of the device, or a device's
  *            prepare or complete step (empty info): the
  *            device_pm_callback_start/end tracepoints
@@ -30,7 +30,17 @@
  * PHASE a number, -1 for none).
  * Parameters (each an array; items separated by commas):
  *   dev=NAME[:parent=P][:async][:nodrv][:syscore][:nopm][:msr][:ssusp]
- *       [:sprep][:ndc]          one per device, parents first
+ *       [:sprep][:ndc][:rpms][:wakeup][:lvl=MASK][:drv=MASK]
+ *                               one per device, parents first.  rpms:
+ *                               left runtime-suspended, and its prepare
+ *                               returns 1 (direct_complete may keep it
+ *                               so); wakeup: device_init_wakeup();
+ *                               lvl=MASK: a middle layer (a PM domain of
+ *                               its own) with the callbacks of the
+ *                               phases whose bits are set (bit 0
+ *                               prepare ... bit 7 complete, in hex);
+ *                               drv=MASK: the driver's phases (default
+ *                               ff: all)
  *   cb=NAME:PHASE:US            the callback takes US microseconds
  *   err=NAME:PHASE:ERRNO        the callback returns ERRNO (e.g. -5)
  *   link=SUPPLIER:CONSUMER[:stateless|:sso|:pmrt]   device_link_add()
@@ -40,9 +50,6 @@
  *                               if it is earlier (the order prepare took
  *                               them in), as dpmfuzz's harness does
  *   remove=NAME:PHASE:VICTIM    the callback device_del()s VICTIM's subtree
- *   level=driver|type           where the callbacks live (default driver:
- *                               a bus and a driver bound to each device
- *                               without nodrv; type: a device_type's pm)
  *   watchdog=SECONDS            (not a list) if a transition's "end K"
  *                               mark does not come SECONDS after its
  *                               "begin K", report a hang on the console:
@@ -52,6 +59,19 @@
  *
  * msr/ssusp/sprep/ndc are DPM_FLAG_MAY_SKIP_RESUME, _SMART_SUSPEND,
  * _SMART_PREPARE, _NO_DIRECT_COMPLETE, set with dev_pm_set_driver_flags().
+ *
+ * Every device sits on the bus dpmvm; unless nodrv, a driver of the bus
+ * with exactly the device's drv= phases binds it (one driver per set of
+ * phases).  A phase's callback is there in every transition's form
+ * (suspend, freeze, poweroff; resume, thaw, restore ...).  A middle
+ * layer's late, early and noirq callbacks do nothing for a device the
+ * PM core lets skip the driver's (smart-suspend and runtime-suspended;
+ * on resume, not must_resume, or on thaw the same test as on freeze), as
+ * the PCI bus and ACPI's PM domain do.  Runtime PM is enabled on every
+ * device, without runtime callbacks, as dpmfuzz's harness has it; a PM
+ * QoS resume latency of 0 keeps the runtime PM core from suspending a
+ * device by itself (the harness never does), so a device's runtime
+ * status changes only where the PM core or the driver core changes it.
  */
 #include <linux/module.h>
 #include <linux/device.h>
@@ -73,6 +93,8 @@
 #include <linux/sysrq.h>
 #include <linux/printk.h>
 #include <linux/uaccess.h>
+#include <linux/pm_qos.h>
+#include <linux/pm_wakeup.h>
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 #define MATCH_CONST const	/* bus_type.match() takes a const driver */
@@ -96,8 +118,11 @@ struct vdev {
 	char name[40];
 	int parent;
 	int idx;
-	bool async, nodrv, syscore, nopm, added;
+	bool async, nodrv, syscore, nopm, rpms, wakeup, added;
 	u32 dpm_flags;
+	u8 lvl_mask, drv_mask;	/* the phases of its middle layer, driver */
+	struct dev_pm_domain dom;	/* the middle layer, if lvl_mask */
+	struct dev_pm_qos_request qos;
 	unsigned int us[NPH];
 	int err[NPH];
 	int wait_for;		/* index of a device to wait for, or -1 */
@@ -125,6 +150,7 @@ static unsigned int nrec;
 static u64 rec_seq;
 static DEFINE_SPINLOCK(rec_lock);
 static int cur_phase = -1;
+static int cur_event;		/* the phase's PM_EVENT_* (the tracepoint's) */
 static int prepare_pos;		/* the next place dpm_prepare() gives */
 
 static void record(const char *kind, int d, int ph, int err, s64 a, s64 b)
@@ -152,7 +178,7 @@ static void record(const char *kind, int d, int ph, int err, s64 a, s64 b)
 static char *dev[MAXDEV];
 static int ndev_arg;
 module_param_array(dev, charp, &ndev_arg, 0444);
-MODULE_PARM_DESC(dev, "NAME[:parent=P][:async][:nodrv][:syscore][:nopm][:msr][:ssusp][:sprep][:ndc]");
+MODULE_PARM_DESC(dev, "NAME[:parent=P][:async][:nodrv][:syscore][:nopm][:msr][:ssusp][:sprep][:ndc][:rpms][:wakeup][:lvl=MASK][:drv=MASK]");
 
 static char *cb[MAXDEV * NPH];
 static int ncb_arg;
@@ -179,15 +205,9 @@ static int nremove_arg;
 module_param_array(remove, charp, &nremove_arg, 0444);
 MODULE_PARM_DESC(remove, "NAME:PHASE:VICTIM");
 
-static char *level = "driver";
-module_param(level, charp, 0444);
-MODULE_PARM_DESC(level, "driver (default) or type");
-
 static unsigned int watchdog;
 module_param(watchdog, uint, 0444);
 MODULE_PARM_DESC(watchdog, "seconds a transition may take before a hang report (0: off)");
-
-static bool use_driver;
 
 static int find_dev(const char *name)
 {
@@ -249,13 +269,55 @@ static bool wait_applies(const struct vdev *v, int ph)
 				   o->list_pos < v->list_pos;
 }
 
+/* Whether the PM core lets the device skip its suspend-side late and
+ * noirq callbacks (smart-suspend and runtime-suspended). */
+static bool skips_suspend(struct device *d)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	bool smart = dev_pm_smart_suspend(d);
+#else
+	bool smart = dev_pm_test_driver_flags(d, DPM_FLAG_SMART_SUSPEND);
+#endif
+	return smart && pm_runtime_status_suspended(d);
+}
+
+/* The same on the resume side: never on restore, the suspend-side test
+ * on thaw, else unless the PM core says it must resume. */
+static bool skips_resume(struct device *d)
+{
+	int ev = READ_ONCE(cur_event);
+
+	if (ev == PM_EVENT_RESTORE)
+		return false;
+	if (ev == PM_EVENT_THAW)
+		return skips_suspend(d);
+	return !d->power.must_resume;
+}
+
+/* A middle layer's callback that does nothing for such a device. */
+static bool level_skips(struct device *d, int ph)
+{
+	switch (ph) {
+	case SUSPEND_LATE:
+	case SUSPEND_NOIRQ:
+		return skips_suspend(d);
+	case RESUME_NOIRQ:
+	case RESUME_EARLY:
+		return skips_resume(d);
+	default:
+		return false;
+	}
+}
+
 /* The one behaviour every callback shares. */
-static int run_cb(struct device *d, int ph)
+static int run_cb(struct device *d, int ph, bool lvl)
 {
 	struct vdev *v = container_of(d, struct vdev, dev);
 	s64 t0 = ktime_to_ns(ktime_get());
-	int ret = v->err[ph];
+	int ret = v->err[ph], err;
 
+	if (lvl && level_skips(d, ph))
+		return 0;
 	/* As dpmfuzz's harness: a device being removed does no more PM
 	 * work (its driver is going away). */
 	if (!READ_ONCE(v->added))
@@ -282,32 +344,56 @@ static int run_cb(struct device *d, int ph)
 			phase_name[ph], vdevs[v->wait_for]->name);
 		ret = device_pm_wait_for_dev(d, &vdevs[v->wait_for]->dev);
 	}
+	/* The error it was asked for; what it returns (a runtime-suspended
+	 * device's prepare: 1, it may stay suspended). */
+	err = ph == COMPLETE ? 0 : ret;
+	if (ph == PREPARE && !ret && v->rpms)
+		ret = 1;
 	pr_info("dpmvm: %s %s end ret=%d cpu=%d t=%lld\n", v->name,
 		phase_name[ph], ret, raw_smp_processor_id(),
 		ktime_to_ns(ktime_get()));
-	record("CE", v->idx, ph, ret, 0, 0);
+	record("CE", v->idx, ph, err, ret, 0);
 	return ret;
 }
 
-static int vm_prepare(struct device *d)       { return run_cb(d, PREPARE); }
-static int vm_suspend(struct device *d)       { return run_cb(d, SUSPEND); }
-static int vm_suspend_late(struct device *d)  { return run_cb(d, SUSPEND_LATE); }
-static int vm_suspend_noirq(struct device *d) { return run_cb(d, SUSPEND_NOIRQ); }
-static int vm_resume_noirq(struct device *d)  { return run_cb(d, RESUME_NOIRQ); }
-static int vm_resume_early(struct device *d)  { return run_cb(d, RESUME_EARLY); }
-static int vm_resume(struct device *d)        { return run_cb(d, RESUME); }
-static void vm_complete(struct device *d)     { run_cb(d, COMPLETE); }
+#define VM_CB(name, ph)							\
+	static int lvl_##name(struct device *d) { return run_cb(d, ph, true); } \
+	static int drv_##name(struct device *d) { return run_cb(d, ph, false); }
+VM_CB(prepare, PREPARE)
+VM_CB(suspend, SUSPEND)
+VM_CB(suspend_late, SUSPEND_LATE)
+VM_CB(suspend_noirq, SUSPEND_NOIRQ)
+VM_CB(resume_noirq, RESUME_NOIRQ)
+VM_CB(resume_early, RESUME_EARLY)
+VM_CB(resume, RESUME)
+static void lvl_complete(struct device *d) { run_cb(d, COMPLETE, true); }
+static void drv_complete(struct device *d) { run_cb(d, COMPLETE, false); }
 
-static const struct dev_pm_ops vm_pm_ops = {
-	.prepare = vm_prepare,
-	.suspend = vm_suspend,
-	.suspend_late = vm_suspend_late,
-	.suspend_noirq = vm_suspend_noirq,
-	.resume_noirq = vm_resume_noirq,
-	.resume_early = vm_resume_early,
-	.resume = vm_resume,
-	.complete = vm_complete,
-};
+/* The dev_pm_ops of the phases in mask: lvl_* or drv_* callbacks, each in
+ * every transition's form. */
+#define FILL_OPS(o, mask, pre) do {					\
+	memset(o, 0, sizeof(*(o)));					\
+	if ((mask) & BIT(PREPARE))					\
+		(o)->prepare = pre##_prepare;				\
+	if ((mask) & BIT(SUSPEND))					\
+		(o)->suspend = (o)->freeze = (o)->poweroff = pre##_suspend; \
+	if ((mask) & BIT(SUSPEND_LATE))					\
+		(o)->suspend_late = (o)->freeze_late =			\
+			(o)->poweroff_late = pre##_suspend_late;	\
+	if ((mask) & BIT(SUSPEND_NOIRQ))				\
+		(o)->suspend_noirq = (o)->freeze_noirq =		\
+			(o)->poweroff_noirq = pre##_suspend_noirq;	\
+	if ((mask) & BIT(RESUME_NOIRQ))					\
+		(o)->resume_noirq = (o)->thaw_noirq =			\
+			(o)->restore_noirq = pre##_resume_noirq;	\
+	if ((mask) & BIT(RESUME_EARLY))					\
+		(o)->resume_early = (o)->thaw_early =			\
+			(o)->restore_early = pre##_resume_early;	\
+	if ((mask) & BIT(RESUME))					\
+		(o)->resume = (o)->thaw = (o)->restore = pre##_resume;	\
+	if ((mask) & BIT(COMPLETE))					\
+		(o)->complete = pre##_complete;				\
+} while (0)
 
 static void vm_release(struct device *d)
 {
@@ -318,15 +404,27 @@ static void vm_release(struct device *d)
 	kfree(v);
 }
 
-/* .pm is filled in at load time for level=type. */
 static struct device_type vm_type = {
 	.name = "dpmvm",
 	.release = vm_release,
 };
 
+/* A driver of the bus: one per set of phases the devices' drivers have. */
+struct vdrv {
+	struct device_driver drv;
+	struct dev_pm_ops ops;
+	char name[16];
+	u8 mask;
+};
+
+static struct vdrv *vdrvs[MAXDEV];
+static int nvdrv;
+
 static int vm_match(struct device *d, MATCH_CONST struct device_driver *drv)
 {
-	return !container_of(d, struct vdev, dev)->nodrv;
+	const struct vdev *v = container_of(d, struct vdev, dev);
+
+	return !v->nodrv && v->drv_mask == container_of(drv, struct vdrv, drv)->mask;
 }
 
 static struct bus_type vm_bus = {
@@ -342,12 +440,44 @@ static int vm_probe(struct device *d)
 	return 0;
 }
 
-static struct device_driver vm_driver = {
-	.name = "dpmvm-drv",
-	.bus = &vm_bus,
-	.probe = vm_probe,
-	.pm = &vm_pm_ops,
-};
+/* The driver with the phases in mask, registered the first time a
+ * device needs it. */
+static int need_driver(u8 mask)
+{
+	struct vdrv *r;
+	int i, ret;
+
+	for (i = 0; i < nvdrv; i++)
+		if (vdrvs[i]->mask == mask)
+			return 0;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->mask = mask;
+	snprintf(r->name, sizeof(r->name), "dpmvm-drv-%02x", mask);
+	FILL_OPS(&r->ops, mask, drv);
+	r->drv.name = r->name;
+	r->drv.bus = &vm_bus;
+	r->drv.probe = vm_probe;
+	r->drv.pm = &r->ops;
+	ret = driver_register(&r->drv);
+	if (ret) {
+		kfree(r);
+		return ret;
+	}
+	vdrvs[nvdrv++] = r;
+	return 0;
+}
+
+static void drivers_unregister(void)
+{
+	while (nvdrv > 0) {
+		struct vdrv *r = vdrvs[--nvdrv];
+
+		driver_unregister(&r->drv);
+		kfree(r);
+	}
+}
 
 /* Split S at ':' into at most N fields, in place. */
 static int split(char *s, char **f, int n)
@@ -372,6 +502,7 @@ static int parse_dev(char *spec)
 		return -ENOMEM;
 	strscpy(v->name, f[0], sizeof(v->name));
 	v->idx = nvdev;
+	v->drv_mask = 0xff;
 	v->parent = -1;
 	v->victim = -1;
 	v->wait_for = -1;
@@ -397,6 +528,17 @@ static int parse_dev(char *spec)
 			v->dpm_flags |= DPM_FLAG_SMART_PREPARE;
 		} else if (!strcmp(f[i], "ndc")) {
 			v->dpm_flags |= DPM_FLAG_NO_DIRECT_COMPLETE;
+		} else if (!strcmp(f[i], "rpms")) {
+			v->rpms = true;
+		} else if (!strcmp(f[i], "wakeup")) {
+			v->wakeup = true;
+		} else if (!strncmp(f[i], "lvl=", 4)) {
+			if (kstrtou8(f[i] + 4, 16, &v->lvl_mask))
+				return -EINVAL;
+			FILL_OPS(&v->dom.ops, v->lvl_mask, lvl);
+		} else if (!strncmp(f[i], "drv=", 4)) {
+			if (kstrtou8(f[i] + 4, 16, &v->drv_mask))
+				return -EINVAL;
 		} else {
 			pr_err("dpmvm: unknown device word '%s'\n", f[i]);
 			return -EINVAL;
@@ -506,8 +648,10 @@ static void probe_suspend_resume(void *data, const char *action, int val,
 		return;
 	if (start && p == PREPARE)
 		prepare_pos = 0;
-	if (start)
+	if (start) {
+		WRITE_ONCE(cur_event, val);
 		WRITE_ONCE(cur_phase, p);
+	}
 	record(start ? "PB" : "PE", -1, p, 0, val, 0);
 	if (!start && READ_ONCE(cur_phase) == p)
 		WRITE_ONCE(cur_phase, -1);
@@ -763,9 +907,6 @@ static int __init dpmvm_init(void)
 {
 	int i, ret = 0;
 
-	use_driver = strcmp(level, "type") != 0;
-	if (!use_driver)
-		vm_type.pm = &vm_pm_ops;
 	for (i = 0; i < ndev_arg && !ret; i++)
 		ret = parse_dev(dev[i]);
 	for (i = 0; i < ncb_arg && !ret; i++)
@@ -783,26 +924,26 @@ static int __init dpmvm_init(void)
 	ret = probes_start();
 	if (ret) {
 		pr_err("dpmvm: cannot watch the PM core: %d\n", ret);
-		probes_stop();
-		vfree(recs);
-		goto free;
+		goto probes;
 	}
-	if (use_driver) {
-		ret = bus_register(&vm_bus);
-		if (ret)
-			goto free;
-		ret = driver_register(&vm_driver);
-		if (ret)
-			goto bus;
-	}
+	ret = bus_register(&vm_bus);
+	if (ret)
+		goto probes;
+	for (i = 0; i < nvdev && !ret; i++)
+		if (!vdevs[i]->nodrv)
+			ret = need_driver(vdevs[i]->drv_mask);
+	if (ret)
+		goto bus;
 	for (i = 0; i < nvdev; i++)
 		device_initialize(&vdevs[i]->dev);
 	for (i = 0; i < nvdev; i++) {
 		struct vdev *v = vdevs[i];
 
 		v->dev.type = &vm_type;
-		if (use_driver)
-			v->dev.bus = &vm_bus;
+		v->dev.bus = &vm_bus;
+		if (v->lvl_mask)
+			v->dev.pm_domain = &v->dom;
+		pm_runtime_no_callbacks(&v->dev);
 		if (v->parent >= 0)
 			v->dev.parent = &vdevs[v->parent]->dev;
 		dev_set_name(&v->dev, "%s", v->name);
@@ -812,24 +953,42 @@ static int __init dpmvm_init(void)
 			dev_pm_syscore_device(&v->dev, true);
 		if (v->async)
 			device_enable_async_suspend(&v->dev);
-		if (!use_driver)	/* no driver: the flags go on directly */
-			dev_pm_set_driver_flags(&v->dev, v->dpm_flags);
 		ret = device_add(&v->dev);
 		if (ret) {
 			pr_err("dpmvm: device_add(%s): %d\n", v->name, ret);
 			goto devs;
 		}
 		v->added = true;
-		/*
-		 * Runtime PM: status active, never enabled, so nothing
-		 * suspends it behind the test's back (dpmfuzz's harness
-		 * makes every device runtime-active too).
-		 */
-		pm_runtime_set_active(&v->dev);
+		if (v->wakeup)
+			device_init_wakeup(&v->dev, true);
 		pr_info("dpmvm: added %s parent=%s async=%d driver=%s flags=%#x\n",
 			v->name, v->parent >= 0 ? vdevs[v->parent]->name : "none",
 			v->async, v->dev.driver ? "bound" : "none",
 			v->dev.power.driver_flags);
+	}
+	/*
+	 * Runtime PM as the harness leaves it after probe: active (unless
+	 * rpms) and enabled, one device after the other, parents first, so
+	 * an active child under a runtime-suspended parent is refused
+	 * (-EBUSY) and stays suspended, there too.  After every device is
+	 * registered: a driver's probe would otherwise runtime-resume the
+	 * parent, which the harness does not.  The QoS request comes first:
+	 * no idle check may suspend a device.
+	 */
+	for (i = 0; i < nvdev; i++) {
+		struct vdev *v = vdevs[i];
+
+		ret = dev_pm_qos_add_request(&v->dev, &v->qos,
+					     DEV_PM_QOS_RESUME_LATENCY, 0);
+		if (ret < 0) {
+			pr_err("dpmvm: PM QoS request for %s: %d\n", v->name, ret);
+			goto devs;
+		}
+		ret = 0;
+		if (!v->rpms && pm_runtime_set_active(&v->dev))
+			pr_info("dpmvm: %s stays runtime-suspended under a suspended parent\n",
+				v->name);
+		pm_runtime_enable(&v->dev);
 	}
 	for (i = 0; i < nlink_arg; i++)
 		if (add_link(link[i]))
@@ -837,15 +996,13 @@ static int __init dpmvm_init(void)
 	pr_info("dpmvm: %d devices ready\n", nvdev);
 	return 0;
 devs:
-	remove_all();
-	if (use_driver)
-		driver_unregister(&vm_driver);
+	remove_all();	/* the releases free the devices */
 bus:
-	if (use_driver)
-		bus_unregister(&vm_bus);
+	drivers_unregister();
+	bus_unregister(&vm_bus);
+probes:
 	probes_stop();
 	vfree(recs);
-	return ret;
 free:
 	for (i = 0; i < nvdev; i++)
 		kfree(vdevs[i]);
@@ -858,10 +1015,8 @@ static void __exit dpmvm_exit(void)
 	remove_all();
 	probes_stop();
 	vfree(recs);
-	if (use_driver) {
-		driver_unregister(&vm_driver);
-		bus_unregister(&vm_bus);
-	}
+	drivers_unregister();
+	bus_unregister(&vm_bus);
 }
 
 module_init(dpmvm_init);
