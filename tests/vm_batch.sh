@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # tools/dpmvm on the real 6.1 kernel (QEMU): one boot, a clean scenario,
-# an error path and a known violation, each judged on the real run and
-# compared with kernel-6.1.192.  Skipped (77) with a one-line reason
+# an error path and two known violations (one of them a hibernation
+# image and its thaw, with runtime-suspended devices), each judged on
+# the real run and compared with kernel-6.1.192.  Skipped (77) with a one-line reason
 # where the guest kernels or QEMU are missing.
 #   vm_batch.sh SOURCE_DIR BUILD_DIR
 set -u
@@ -21,18 +22,22 @@ fi
 "$src/tools/dpmvm" -k 6.1 -o "$tmp/out" -T 60 \
 	"$src/vm/scenarios/async-tree.scenario" \
 	"$src/vm/scenarios/sync-error.scenario" \
-	"$src/docs/findings/sso-must-resume.scenario" >"$tmp/lines" 2>"$tmp/err"
+	"$src/docs/findings/sso-must-resume.scenario" \
+	"$src/vm/scenarios/kv9-thaw.scenario" >"$tmp/lines" 2>"$tmp/err"
 rc=$?
 cat "$tmp/lines"
 [ $rc -eq 1 ] || fail "exit $rc, not 1 (a known violation): $(cat "$tmp/err")"
 want="async-tree real=clean kernel-6.1.192=clean agree
 sync-error real=clean kernel-6.1.192=clean agree
-sso-must-resume real=RESUME-AFTER-PARENT kernel-6.1.192=RESUME-AFTER-PARENT agree"
+sso-must-resume real=RESUME-AFTER-PARENT kernel-6.1.192=RESUME-AFTER-PARENT agree
+kv9-thaw real=RESUME-AFTER-PARENT kernel-6.1.192=RESUME-AFTER-PARENT agree"
 [ "$(cat "$tmp/lines")" = "$want" ] || fail "the lines are not the expected ones"
 # The real run, not a replay: the record has the failing callback and
 # the transition's error, and the judge saw them.
 grep -q ' CE s3 1 -5 ' "$tmp/out/sync-error/record.txt" || fail "sync-error: no failing suspend of s3 in the record"
 grep -qx 'transition-end - - -5 0 0' "$tmp/out/sync-error/real.events" || fail "sync-error: the judge did not see the transition's -5"
+# A real image and its thaw: the resume phases ran with PM_EVENT_THAW.
+grep -q ' PB - 4 0 32 0$' "$tmp/out/kv9-thaw/record.txt" || fail "kv9-thaw: no thaw_noirq phase in the record"
 for f in args.txt dmesg.txt ftrace.txt record.txt real.txt variant.txt compare.txt; do
 	[ -s "$tmp/out/sso-must-resume/$f" ] || fail "sso-must-resume: no $f"
 done

@@ -24,13 +24,17 @@
  *
  * Exit: 0 no violation (or the regression holds), 1 a violation (or the
  * regression does not hold), 2 bad usage or input, or a write error
- * (stdout, a file); 130 (143) interrupted by SIGINT (SIGTERM).
+ * (stdout, a file); 130 (143) interrupted by SIGINT (SIGTERM).  With
+ * --vm the real kernel's run counts too: 1 for its violation or a
+ * disagreement, 2 when it cannot run the file (tools/dpmvm says why).
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "run/judge.h"
@@ -43,7 +47,7 @@ enum {
 	OPT_SCHEDULES, OPT_CHECK_REGRESSION, OPT_TRACE_JSON, OPT_HTML,
 	OPT_SUMMARY_JSON, OPT_MINIMIZE, OPT_SAVE_REGRESSION,
 	OPT_REGRESSION_DIR, OPT_LIST_VARIANTS, OPT_BYTES, OPT_JUDGE,
-	OPT_EVENTS, OPT_AS_RUN,
+	OPT_EVENTS, OPT_AS_RUN, OPT_VM,
 };
 
 static const struct cli_option options[] = {
@@ -64,6 +68,7 @@ static const struct cli_option options[] = {
 	{ "list-variants", OPT_LIST_VARIANTS, NULL, "print the registered variants, one per line, tab-separated, and exit" },
 	{ "bytes", OPT_BYTES, NULL, "read FILE as fuzz input bytes, even if it looks like text (docs/fuzzing.md, \"Text or bytes\")" },
 	{ "judge", OPT_JUDGE, "RECORD", "judge RECORD, a real kernel's run of FILE (tools/dpmvm; docs/vm.md), with the oracle instead of running the variant" },
+	{ "vm", OPT_VM, NULL, "after the report, run FILE on Debian's real kernel of the variant's version too (tools/dpmvm; docs/vm.md): both verdicts and whether they agree" },
 	{ "events", OPT_EVENTS, "OUT", "also write the run's events (or with --judge the record's) to OUT, one a line (docs/vm.md)" },
 	{ NULL, 0, NULL, NULL }
 };
@@ -78,7 +83,7 @@ static const struct cli_program program = {
 		"scenario text (docs/scenario.md).  DPMFUZZ_MAX_DEVICES and DPMFUZZ_NO_WORKER_LIMIT\n"
 		"decode a crash file as under the fuzz target that found it (docs/fuzzing.md).\n"
 		"Files are written whole or not at all (a temporary name, renamed).\n"
-		"Exit: 0 no violation (or the regression holds), 1 a violation (or the regression does not hold), 2 bad usage or input, or a write error (one line on stderr); 130 (143) interrupted by SIGINT (SIGTERM).\n",
+		"Exit: 0 no violation (or the regression holds; with --vm, and the real kernel agrees and is clean), 1 a violation (or the regression does not hold; with --vm, or a violation or a disagreement on the real kernel), 2 bad usage or input, or a write error (one line on stderr; with --vm, what the real kernel cannot run, or missing set-up); 130 (143) interrupted by SIGINT (SIGTERM).\n",
 };
 
 /* What a run of dpmrepro does, from its command line. */
@@ -92,6 +97,7 @@ struct repro_options {
 	const char *encode, *save_regression, *regression_dir;
 	const char *trace_json, *html;
 	const char *judge, *events;
+	bool vm;
 };
 
 /* 0 to run, 1 to exit 0 (--help, --version), -1 bad usage (err). */
@@ -136,6 +142,9 @@ static int parse_args(int argc, char **argv, struct repro_options *o,
 		case OPT_AS_RUN:
 			o->as_run = true;
 			modes++;
+			break;
+		case OPT_VM:
+			o->vm = true;
 			break;
 		case OPT_ENCODE:
 			if (cli_path("--encode", arg, err, errlen))
@@ -201,6 +210,10 @@ static int parse_args(int argc, char **argv, struct repro_options *o,
 	}
 	if (modes > 1) {
 		snprintf(err, errlen, "--text, --as-run, --encode, --check-regression, --summary-json, --minimize, --save-regression, --judge and --list-variants go one at a time");
+		return -1;
+	}
+	if (o->vm && (modes || o->schedules)) {
+		snprintf(err, errlen, "--vm goes with the report of the file's own schedule only");
 		return -1;
 	}
 	if (o->events && modes && !o->judge) {
@@ -693,6 +706,58 @@ static int report(struct scenario *s, const struct run_opts *o0,
 	return v ? 1 : 0;
 }
 
+/*
+ * --vm: tools/dpmvm on FILE with the guest kernel of the variant's
+ * version, on this build (DPMFUZZ_BUILD: the directory above this
+ * program's).  dpmvm's exit (0 agree and clean, 1 a violation or a
+ * disagreement, 2 not expressible or no set-up), or -1 with err.
+ */
+static int run_on_vm(const struct repro_options *ro, const struct run_opts *o,
+		     char *err, size_t errlen)
+{
+	char exe[PATH_MAX], dpmvm[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int status;
+	pid_t pid;
+
+	snprintf(dpmvm, sizeof(dpmvm), "%s/tools/dpmvm", DPMFUZZ_SOURCE_DIR);
+	if (access(dpmvm, X_OK)) {
+		snprintf(err, errlen, "--vm: %s: %s", dpmvm, strerror(errno));
+		return -1;
+	}
+	if (n > 0) {
+		exe[n] = '\0';
+		/* BUILD/tools/dpmrepro -> BUILD */
+		for (int k = 0; k < 2; k++) {
+			char *slash = strrchr(exe, '/');
+
+			if (slash)
+				*slash = '\0';
+		}
+		setenv("DPMFUZZ_BUILD", exe, 1);
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "--vm: fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		/* kernel-6.1.192 -> -k 6.1.192 */
+		execl(dpmvm, dpmvm, "-k", o->variant->name + strlen("kernel-"),
+		      ro->file, (char *)NULL);
+		fprintf(stderr, "dpmrepro: --vm: %s: %s\n", dpmvm, strerror(errno));
+		_exit(2);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			snprintf(err, errlen, "--vm: waitpid: %s", strerror(errno));
+			return -1;
+		}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+}
+
 /* Load, pick the model, run the mode: 0 or 1, or -1 with err. */
 static int replay_file(const struct repro_options *ro, char *err, size_t errlen)
 {
@@ -743,8 +808,18 @@ static int replay_file(const struct repro_options *ro, char *err, size_t errlen)
 		rc = save_regression(&s, &o, ro, err, errlen);
 	} else if (ro->judge) {
 		rc = judge(&s, &o, ro, err, errlen);
+	} else if (ro->vm && strncmp(o.variant->name, "kernel-", 7)) {
+		snprintf(err, errlen, "--vm: variant %s is a model; only the kernel-* variants run on a real kernel",
+			 o.variant->name);
+		rc = -1;
 	} else {
 		rc = report(&s, &o, ro, err, errlen);
+		if (rc >= 0 && ro->vm && !cli_interrupt_status()) {
+			int vm = run_on_vm(ro, &o, err, errlen);
+
+			/* Not expressible, or no set-up: dpmvm said why. */
+			rc = vm < 0 ? -1 : vm == 2 ? 3 : vm > rc ? vm : rc;
+		}
 	}
 	scenario_free(&s);
 	return rc;
@@ -791,7 +866,7 @@ static int run_main(int argc, char **argv)
 			": the run stopped");
 		return cli_interrupt_status();
 	}
-	return rc;
+	return rc == 3 ? 2 : rc;	/* 3: --vm's dpmvm refused, and said why */
 }
 
 int main(int argc, char **argv)

@@ -22,7 +22,9 @@ Two differences are timing, not disagreements, and are listed as such:
   devices not yet started still get their callbacks before main.c sees
   the error is a race on both kernels; from that phase on, a device
   treated differently there (ran, skipped, taken in hand) is left out
-  of the comparison of the transition's later phases too.
+  of the comparison of the transition's later phases too; and where
+  several callbacks failed, which of their errors the transition
+  returns is the race's as well.
 - A step waiting for its superior when its device is removed leaves no
   trace in the module's record (the PM core calls nothing of it), so a
   device removed in a phase is not compared for "taken in hand" there.
@@ -51,7 +53,9 @@ class Phase:
 class Run:
     def __init__(self):
         self.transitions = []   # [ {'phases': [Phase], 'err': int|None} ]
-        self.links = set()      # (supplier, consumer) the PM core orders
+        self.links = set()      # (supplier, consumer) the PM core orders,
+                                # as the links stand when the first
+                                # transition begins
         self.parents = {}
 
 
@@ -98,8 +102,8 @@ def parse_events(text, parents):
             ph.dc.add(dev)
         elif kind == "gone":
             ph.gone.add(dev)
-        elif kind == "link":
-            run.links.add((a, dev)) if b else run.links.discard((a, dev))
+        # A link dropped later goes with its device's removal, which
+        # the module does not record: 'gone' compares removals.
     return run
 
 
@@ -203,8 +207,11 @@ def compare(real_text, var_text, names, parents, real_verdict, var_verdict,
             failed = sus and any(a.ran.values()) or sus and any(b.ran.values())
             if raced is None and racy and failed:
                 raced = set()
-                for x, y in ((a.ran, b.ran), (a.skipped, b.skipped)):
-                    raced |= {d for d in set(x) | set(y) if x.get(d) != y.get(d)}
+                # Whether a callback ran is the race's; what it returned
+                # is not.
+                raced |= set(a.ran) ^ set(b.ran)
+                raced |= {d for d in set(a.skipped) | set(b.skipped)
+                          if a.skipped.get(d) != b.skipped.get(d)}
                 raced |= a.handled ^ b.handled
                 if raced:
                     rows.append(f"  timing: {where}: after the failure, a race: "
@@ -236,7 +243,14 @@ def compare(real_text, var_text, names, parents, real_verdict, var_verdict,
                 differ(f"{where}: removed real {_fmt_set(a.gone)}, {var_name} {_fmt_set(b.gone)}")
             if set(br) != set(bv):
                 differ(f"{where}: order broken real {_fmt_set(br)}, {var_name} {_fmt_set(bv)}")
-        if last_var_complete and rt["err"] != vt["err"]:
+        # Several async callbacks failed: which error main.c keeps is the
+        # race's too (either side's is one that a callback returned).
+        failures = {e for ph in rp + vp for e in ph.ran.values() if e}
+        if (last_var_complete and rt["err"] != vt["err"] and raced is not None
+                and {rt["err"], vt["err"]} <= failures):
+            rows.append(f"  timing: transition {t + 1}: the suspend returned {rt['err']} on the real kernel, "
+                        f"{vt['err']} on {var_name}: both callbacks failed, which error is kept is a race")
+        elif last_var_complete and rt["err"] != vt["err"]:
             differ(f"transition {t + 1}: the suspend returned {rt['err']} on the real kernel, {vt['err']} on {var_name}")
     table = [f"verdict: real {real_verdict}, {var_name} {var_verdict}"] + rows
     return first, "\n".join(table) + "\n"

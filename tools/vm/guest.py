@@ -357,7 +357,8 @@ def run(release_dir: str, release: str, items: list[Item], timeout: float, workd
     START.  After a hang (or 'lost'), QEMU is killed and a new boot
     runs the remaining items.  Returns the outcomes in item order and
     stats {'boots': n, 'boot_seconds': [time from QEMU start to
-    DPMVM-INIT line, per boot], 'wall': total}.  Keeps the raw console of
+    DPMVM-INIT line, per boot], 'wall': total, the module's build left
+    out}.  Keeps the raw console of
     each boot in workdir/console-N.txt.  log: called with a line of text
     on each boot and scenario."""
     t_start = time.monotonic()
@@ -369,6 +370,7 @@ def run(release_dir: str, release: str, items: list[Item], timeout: float, workd
         raise GuestError(f"no kernel image {kernel}")
     # Beside the image in the cache, which scripts/vm-images replaces as a whole.
     ko = module_for(release_dir, release, str(Path(release_dir) / "dpmvm-ko"))
+    t_start = time.monotonic()     # the guest's time, not the module's build
     width = max(2, len(str(len(items))))
     nns = [f"{i + 1:0{width}d}" for i in range(len(items))]
     ids = {nn: i for i, nn in enumerate(nns)}
