@@ -15,9 +15,13 @@ failed = 0
 
 def check(what, real, var, want_diff, racy=False, rv="clean", vv="clean"):
     global failed
-    first, table = compare("\n".join(real) + "\n", "\n".join(var) + "\n", NAMES,
-                           PARENTS, rv, vv, "kernel-x", racy)
-    if bool(first) != want_diff:
+    first, table, race = compare("\n".join(real) + "\n", "\n".join(var) + "\n", NAMES,
+                                 PARENTS, rv, vv, "kernel-x", racy)
+    if want_diff == "race":
+        if first or not race:
+            failed += 1
+            print(f"FAIL {what}: first difference {first!r}, race {race!r}, wanted a race\n{table}")
+    elif bool(first) != want_diff or race:
         failed += 1
         print(f"FAIL {what}: first difference {first!r}, wanted {'one' if want_diff else 'none'}\n{table}")
     return first, table
@@ -91,4 +95,12 @@ var_ev2.remove("gone a resume 0 0 0")
 check("a device taken in hand on one side, not removed", real_ev[:k] + real_ev[k + 1:], var_ev2, True)
 
 check("verdicts differ", same, same, True, rv="RESUME-AFTER-PARENT")
+# A verdict that only the race's outcome decided is a race, not a
+# disagreement; with anything else different, a disagreement.
+check("verdicts differ after a race", transition([("b", -5), ("a", 0)], ["a"], err=-5),
+      transition([("b", -5)], [], err=-5), "race", racy=True, vv="RESUME-AFTER-PARENT")
+check("verdicts differ after a race, and more", transition([("b", -5), ("a", 0)], ["a", "c"], err=-5),
+      transition([("b", -5)], [], err=-5), True, racy=True, vv="RESUME-AFTER-PARENT")
+check("verdicts differ, no race", transition([("b", -5), ("a", 0)], ["a"], err=-5),
+      transition([("b", -5)], [], err=-5), True, racy=False, vv="RESUME-AFTER-PARENT")
 sys.exit(1 if failed else 0)

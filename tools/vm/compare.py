@@ -150,12 +150,15 @@ def _fmt_set(s):
 
 def compare(real_text, var_text, names, parents, real_verdict, var_verdict,
             var_name, racy=False):
-    """(first difference or None, the comparison table as text); racy:
-    devices suspend asynchronously (the timing rule above)."""
+    """(first difference or None, the comparison table as text, race or
+    None); racy: devices suspend asynchronously (the timing rule above).
+    race: the verdicts differ, and nothing else does but what a race
+    after a failure decided (which side of it each run took)."""
     real = parse_events(real_text, parents)
     var = parse_events(var_text, parents)
     rows = []
     first = None
+    races = []
 
     def differ(what):
         nonlocal first
@@ -163,8 +166,6 @@ def compare(real_text, var_text, names, parents, real_verdict, var_verdict,
             first = what
         rows.append("  DIFFERENT: " + what)
 
-    if real_verdict != var_verdict:
-        differ(f"verdict: real {real_verdict}, {var_name} {var_verdict}")
     rl, vl = link_names(real, names), link_names(var, names)
     if rl != vl:
         differ("ordered links: real " + _fmt_set(f"{s}>{c}" for s, c in rl) +
@@ -214,6 +215,7 @@ def compare(real_text, var_text, names, parents, real_verdict, var_verdict,
                           if a.skipped.get(d) != b.skipped.get(d)}
                 raced |= a.handled ^ b.handled
                 if raced:
+                    races.append(f"{where} ({_fmt_set(raced)})")
                     rows.append(f"  timing: {where}: after the failure, a race: "
                                 f"{_fmt_set(raced)} treated differently, left out from here on")
             if raced:
@@ -252,5 +254,13 @@ def compare(real_text, var_text, names, parents, real_verdict, var_verdict,
                         f"{vt['err']} on {var_name}: both callbacks failed, which error is kept is a race")
         elif last_var_complete and rt["err"] != vt["err"]:
             differ(f"transition {t + 1}: the suspend returned {rt['err']} on the real kernel, {vt['err']} on {var_name}")
+    race = None
+    if real_verdict != var_verdict:
+        if first is None and races:
+            race = f"the verdicts differ after a race in {races[0]}"
+            rows.insert(0, f"  timing: {race}")
+        else:
+            first = f"verdict: real {real_verdict}, {var_name} {var_verdict}"
+            rows.insert(0, "  DIFFERENT: " + first)
     table = [f"verdict: real {real_verdict}, {var_name} {var_verdict}"] + rows
-    return first, "\n".join(table) + "\n"
+    return first, "\n".join(table) + "\n", race
