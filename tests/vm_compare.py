@@ -13,10 +13,10 @@ PARENTS = {"p": None, "a": "p", "b": "p", "c": "p"}
 failed = 0
 
 
-def check(what, real, var, want_diff, racy=False, rv="clean", vv="clean"):
+def check(what, real, var, want_diff, racy=False, rv="clean", vv="clean", waiters=()):
     global failed
     first, table, race = compare("\n".join(real) + "\n", "\n".join(var) + "\n", NAMES,
-                                 PARENTS, rv, vv, "kernel-x", racy)
+                                 PARENTS, rv, vv, "kernel-x", racy, waiters)
     if want_diff == "race":
         if first or not race:
             failed += 1
@@ -62,6 +62,14 @@ check("after a failure, a device the race did not touch differs",
       transition([("b", -5)], [], err=-5), True, racy=True)
 check("a callback's error differs", transition([("b", -5)], [], err=-5),
       transition([("b", -16)], [], err=-16), True, racy=True)
+# A callback that waits with device_pm_wait_for_dev() returns the
+# failure if it came first: a race; not for another device.
+check("a waiting callback returns the failure on one side",
+      transition([("b", -5), ("a", 0)], ["a"], err=-5),
+      transition([("b", -5), ("a", -5)], [], err=-5), False, racy=True, waiters={"a"})
+check("a callback that does not wait returns the failure on one side",
+      transition([("b", -5), ("a", 0)], ["a"], err=-5),
+      transition([("b", -5), ("a", -5)], [], err=-5), True, racy=True, waiters={"c"})
 
 # Two async failures: which error the transition returns is the race's.
 check("two failures, either error kept", transition([("a", -12), ("b", -16)], [], err=-16),
@@ -103,4 +111,30 @@ check("verdicts differ after a race, and more", transition([("b", -5), ("a", 0)]
       transition([("b", -5)], [], err=-5), True, racy=True, vv="RESUME-AFTER-PARENT")
 check("verdicts differ, no race", transition([("b", -5), ("a", 0)], ["a"], err=-5),
       transition([("b", -5)], [], err=-5), True, racy=False, vv="RESUME-AFTER-PARENT")
+# tools/vm/anchor.py: a timed action tied to what ran at its time.
+from tools.vm.anchor import anchor, Unanchored  # noqa: E402
+
+EV = """transition-begin - - 0 0 0 0
+phase-begin - suspend 0 0 0 0
+cb-start a suspend 0 1 0 0
+cb-end a suspend 0 0 0 100
+cb-start b suspend 0 1 0 100
+cb-end b suspend 0 0 0 150
+phase-end - suspend 0 0 0 150
+transition-end - - 0 0 0 150
+transition-begin - - 0 1 0 151
+cb-start a suspend 0 1 0 151
+cb-end a suspend 0 0 0 251
+transition-end - - 0 0 0 251
+"""
+for at, want in ((40, ("cb", 1, ("a", "suspend"), 40)), (120, ("cb", 1, ("b", "suspend"), 20)),
+                 (200, ("cb", 2, ("a", "suspend"), 49)), (5000, ("end", 2, None, None)),
+                 (100, None), (150, None), (151, None), (0, None)):
+    try:
+        got = anchor(EV, at)
+    except Unanchored:
+        got = None
+    if got != want:
+        failed += 1
+        print(f"FAIL anchor at={at}: {got}, wanted {want}")
 sys.exit(1 if failed else 0)

@@ -30,6 +30,9 @@
  *            removal, before device_del()), or leaves dpm_list.
  *   LK       EV_LINK: a link, ordered unless DORMANT or SYNC_STATE_ONLY.
  *   FR       EV_FREED.
+ *   WA       EV_WAKEUP_ABORT: pm_wakeup_pending()'s first yes in the
+ *            transition.  HP, WK (a hotplug removal, a wake-up event
+ *            starts) say where an action began, for the reader.
  * A '#' line is a comment, but for '# hung' (the transition never
  * returned: LIVENESS, after the events) and '# stack TEXT' (a line of
  * the blocked tasks' stacks, for the LIVENESS report).
@@ -185,7 +188,7 @@ static int dev_index(const char *name)
 
 static const char *const kinds[] = {
 	"TB", "TE", "PB", "PE", "MS", "ME", "CS", "CE", "DN", "RM", "GO",
-	"LK", "FR",
+	"LK", "FR", "WA", "HP", "WK",
 };
 
 static int parse_line(char *l, int no, char *err, size_t errlen)
@@ -241,7 +244,9 @@ static int parse_line(char *l, int no, char *err, size_t errlen)
 		return -1;
 	}
 	bool needs_dev = strcmp(kind, "TB") && strcmp(kind, "TE") &&
-			 strcmp(kind, "PB") && strcmp(kind, "PE");
+			 strcmp(kind, "PB") && strcmp(kind, "PE") &&
+			 strcmp(kind, "WA") && strcmp(kind, "HP") &&
+			 strcmp(kind, "WK");
 
 	if (needs_dev != (e.dev >= 0)) {
 		snprintf(err, errlen, "line %d: a %s event %s a device", no, kind,
@@ -302,7 +307,10 @@ static bool has_callback(int i, int p)
 {
 	const struct scn_kernel *k = &J.s->dev[i].k;
 
-	if (k->level != LVL_NONE && (k->level_cbs >> p & 1))
+	/* A legacy bus has the old suspend and resume methods only. */
+	if (k->level == LVL_LEGACY_BUS ? (p == PH_SUSPEND || p == PH_RESUME) &&
+					 (k->level_cbs >> p & 1) :
+	    k->level != LVL_NONE && (k->level_cbs >> p & 1))
 		return true;
 	return !(k->flags & SCN_NO_DRIVER) && (k->driver_cbs >> p & 1);
 }
@@ -503,7 +511,11 @@ static void feed(int k)
 		     !(fl & SCN_LINK_SYNC_STATE_ONLY) && e->b != KDL_DORMANT);
 	} else if (!strcmp(kd, "FR")) {
 		emit(EV_FREED, i, -1, 0, 0, 0);
+	} else if (!strcmp(kd, "WA")) {
+		/* Before main.c acts on it, as the runtime tells the oracle. */
+		emit(EV_WAKEUP_ABORT, -1, p, -EBUSY, e->a > 0 ? e->a - 1 : 0, 0);
 	}
+	/* HP, WK: an action starts; what it does is in the other events. */
 }
 
 /* The devices in main.c's hands when the record ends: for a hang. */
@@ -599,8 +611,12 @@ void dpm_events_write(const struct dpm_event *ev, void *ctx)
 
 	if ((unsigned)ev->kind >= NR_EV_KINDS)
 		return;
-	fprintf(out->f, "%s %s %s %d %lld %lld\n", ev_names[ev->kind],
+	/* The last field: the run's clock in microseconds (the det engine's
+	 * virtual time; a judged record's own time from its first event),
+	 * which tools/dpmvm anchors a scenario's timed actions with. */
+	fprintf(out->f, "%s %s %s %d %lld %lld %llu\n", ev_names[ev->kind],
 		ev->dev >= 0 && ev->dev < out->ndev ? out->names[ev->dev] : "-",
 		ev->phase >= 0 && ev->phase < NR_PHASES ?
-		pm_phase_name(ev->phase) : "-", ev->err, ev->a, ev->b);
+		pm_phase_name(ev->phase) : "-", ev->err, ev->a, ev->b,
+		dpm_eng ? (unsigned long long)(dpm_eng->now() / 1000) : 0ULL);
 }

@@ -33,10 +33,11 @@ int dpm_judge_record(const struct scenario *s, const struct run_opts *o,
 		     struct run_result *r, char *err, size_t errlen);
 
 /* A bus listener writing one line per event to out->f:
- *   KIND DEV PHASE ERR A B
+ *   KIND DEV PHASE ERR A B US
  * (KIND a name such as cb-start, DEV a device's name or '-', PHASE a
- * phase's name or '-'): the events of a variant's run or of a judged
- * record, for tools/dpmvm's comparison. */
+ * phase's name or '-', US the run's clock in microseconds): the events
+ * of a variant's run or of a judged record, for tools/dpmvm's
+ * comparison and its anchoring of timed actions. */
 struct events_out {
 	FILE *f;
 	const char *const *names;

@@ -21,7 +21,10 @@ Two differences are timing, not disagreements, and are listed as such:
   suspend asynchronously (pm_async 1 and an async device), which of the
   devices not yet started still get their callbacks before main.c sees
   the error is a race on both kernels; from that phase on, a device
-  treated differently there (ran, skipped, taken in hand) is left out
+  treated differently there (ran, skipped, taken in hand, or for a
+  device whose callback waits for another with device_pm_wait_for_dev(),
+  which returns the failure if it came first: what it returned) is left
+  out
   of the comparison of the transition's later phases too; and where
   several callbacks failed, which of their errors the transition
   returns is the race's as well.
@@ -66,9 +69,9 @@ def parse_events(text, parents):
     ph = None
     for i, line in enumerate(text.splitlines()):
         f = line.split()
-        if len(f) != 6:
+        if len(f) < 6:
             continue
-        kind, dev, phase, err, a, b = f
+        kind, dev, phase, err, a, b = f[:6]
         err, a, b = int(err), int(a), int(b)
         if kind == "transition-begin":
             cur = {"phases": [], "err": None}
@@ -149,9 +152,11 @@ def _fmt_set(s):
 
 
 def compare(real_text, var_text, names, parents, real_verdict, var_verdict,
-            var_name, racy=False):
+            var_name, racy=False, waiters=()):
     """(first difference or None, the comparison table as text, race or
-    None); racy: devices suspend asynchronously (the timing rule above).
+    None); racy: devices suspend asynchronously (the timing rule above);
+    waiters: the devices whose callbacks return what
+    device_pm_wait_for_dev() says (pm-wait=): the failure so far.
     race: the verdicts differ, and nothing else does but what a race
     after a failure decided (which side of it each run took)."""
     real = parse_events(real_text, parents)
@@ -211,6 +216,11 @@ def compare(real_text, var_text, names, parents, real_verdict, var_verdict,
                 # Whether a callback ran is the race's; what it returned
                 # is not.
                 raced |= set(a.ran) ^ set(b.ran)
+                # ... but for a callback that returns what its
+                # device_pm_wait_for_dev() said: the failure, if it
+                # came before.
+                raced |= {d for d in set(a.ran) & set(b.ran) & set(waiters)
+                          if a.ran[d] != b.ran[d]}
                 raced |= {d for d in set(a.skipped) | set(b.skipped)
                           if a.skipped.get(d) != b.skipped.get(d)}
                 raced |= a.handled ^ b.handled

@@ -11,7 +11,7 @@ PHASES = ["prepare", "suspend", "suspend_late", "suspend_noirq",
 DPM_FLAGS = {"may-skip-resume": "msr", "smart-suspend": "ssusp",
              "smart-prepare": "sprep", "no-direct-complete": "ndc"}
 LINK_FLAGS = {"stateless": "stateless", "sync-state-only": "sso",
-              "pm-runtime": "pmrt"}
+              "pm-runtime": "pmrt", "rpm-active": "rpma"}
 # The middle layers the module gives a device (each as a PM domain of its
 # own: the PM core looks them up in the same way, one per device).
 LEVELS = ("domain", "type", "class", "bus")
@@ -41,6 +41,10 @@ class Converted:
         self.fixes = ""         # the header's knobs
         self.names = []
         self.parents = {}       # name -> its parent's name, or None
+        # Timed actions, anchored later (tools/vm/anchor.py): (kind
+        # 'unreg' or 'wake', victim or None, at us, the line as written)
+        self.actions = []
+        self.waiters = set()    # devices with pm-wait=
 
 
 def _words(line):
@@ -143,10 +147,9 @@ def convert(text, drop_unsupported=False):
                     sup, _, fl = v.partition(":")
                     fl = fl or "pm-runtime"
                     kinds = [LINK_FLAGS.get(f) for f in fl.split(",")]
-                    if None in kinds or len(kinds) != 1:
-                        refuse(no, f"{name} supplier={v} (one link flag of stateless, sync-state-only, pm-runtime)")
-                        continue
-                    links.append(f"{sup}:{name}:{kinds[0]}")
+                    if None in kinds:
+                        raise BadScenario(f"line {no}: supplier={v}: link flags are {', '.join(LINK_FLAGS)}")
+                    links.append(f"{sup}:{name}:{'+'.join(kinds)}")
                 elif k == "remove" and eq:
                     ph, _, victim = v.partition(":")
                     removes.append(f"{name}:{ph}:{victim}")
@@ -172,11 +175,17 @@ def convert(text, drop_unsupported=False):
                     m = _phase_mask(phs or ",".join(PHASES), no, word)
                     if m != "0":
                         spec.append("lvl=" + m)
+                elif k == "level" and eq and v.split(":")[0] == "legacy-bus":
+                    # The old bus methods: suspend and resume only.
+                    _, _, phs = v.partition(":")
+                    m = int(_phase_mask(phs or ",".join(PHASES), no, word), 16)
+                    m &= 1 << PHASES.index("suspend") | 1 << PHASES.index("resume")
+                    if m:
+                        spec.append(f"leg={m:x}")
                 elif k == "driver-cbs" and eq:
                     spec.append("drv=" + _phase_mask(v, no, word))
                 else:
-                    what = {"level": "level=legacy-bus (a bus's legacy suspend/resume)",
-                            "late": "late= (registration from a callback)",
+                    what = {"late": "late= (registration from a callback)",
                             "release-unregisters": "release-unregisters="}.get(k, word)
                     refuse(no, f"{name} {what}")
                     continue
@@ -186,11 +195,13 @@ def convert(text, drop_unsupported=False):
             devs.append(":".join(spec))
             kept.append(" ".join(keep))
             continue
-        elif key == "wakeup":
-            refuse(no, "wakeup at= (wake-up events)")
-            continue
+        elif key == "wakeup" and len(w) == 2 and re.fullmatch(r"at=\d+us", w[1]):
+            c.actions.append(("wake", None, int(w[1][3:-2]), raw.strip()))
+        elif (key == "action" and len(w) == 4 and w[1] == "unregister"
+              and re.fullmatch(r"at=\d+us", w[3])):
+            c.actions.append(("unreg", w[2], int(w[3][3:-2]), raw.strip()))
         elif key == "action":
-            refuse(no, f"action {w[1] if len(w) > 1 else ''} (hotplug and power/async writes)")
+            refuse(no, f"action {w[1] if len(w) > 1 else ''} (power/async writes between cycles)")
             continue
         elif key in ("schedule", "schedule-by"):
             pass    # the real scheduler decides; the variant keeps them
@@ -207,10 +218,14 @@ def convert(text, drop_unsupported=False):
         for no, what, at in reversed(pool):
             refuse(no, f"{what} (the kernel's async pool is what it is)")
             kept[at] = "# dropped: " + kept[at]
+    for kind, victim, _, line in c.actions:
+        if victim is not None and victim not in c.names:
+            raise BadScenario(f"'{line}': no such device")
     for name, other in pending_waits:
         if other not in c.names:
             raise BadScenario(f"pm-wait={other}: no such device")
         waits.append(f"{name}:{other}")
+        c.waiters.add(name)
     args = []
     for k, vals in (("dev", devs), ("cb", cbs), ("err", errs),
                     ("link", links), ("wait", waits), ("remove", removes)):

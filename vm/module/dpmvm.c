@@ -24,6 +24,9 @@
  *   GO       device_pm_remove(): off dpm_list
  *   LK       a link made: a = the supplier, b = its status
  *   FR       the device's release ran
+ *   WA       pm_wakeup_pending() said yes for the first time in the
+ *            transition (a = K): main.c aborts on it
+ *   HP, WK   the action act=N (a) starts: a removal, a wake-up
  *   TB/TE    user space wrote "begin K" / "end K" to debugfs dpmvm/mark
  *            (a = K): where a test's transition K begins and ends
  * Every event line: SEQ NS CPU PID KIND DEV PHASE ERR A B (DEV a name,
@@ -40,16 +43,30 @@
  *                               phases whose bits are set (bit 0
  *                               prepare ... bit 7 complete, in hex);
  *                               drv=MASK: the driver's phases (default
- *                               ff: all)
+ *                               ff: all); leg=MASK: on a legacy bus
+ *                               whose suspend/resume methods are those
+ *                               of the suspend and resume bits
  *   cb=NAME:PHASE:US            the callback takes US microseconds
  *   err=NAME:PHASE:ERRNO        the callback returns ERRNO (e.g. -5)
- *   link=SUPPLIER:CONSUMER[:stateless|:sso|:pmrt]   device_link_add()
+ *   link=SUPPLIER:CONSUMER[:FLAG[+FLAG]...]   device_link_add() with the
+ *                               flags stateless, sso (SYNC_STATE_ONLY),
+ *                               pmrt (PM_RUNTIME), rpma (RPM_ACTIVE);
+ *                               none: stateless
  *   wait=NAME:OTHER             the callbacks call device_pm_wait_for_dev()
  *                               on OTHER: the suspend-side ones if OTHER
  *                               is later on dpm_list, the resume-side ones
  *                               if it is earlier (the order prepare took
  *                               them in), as dpmfuzz's harness does
  *   remove=NAME:PHASE:VICTIM    the callback device_del()s VICTIM's subtree
+ *   act=unreg:VICTIM:K:ANCHOR:PHASE:US | unreg:VICTIM:K:end
+ *       | wake:K:ANCHOR:PHASE:US
+ *                               a concurrent action of transition K: a
+ *                               hotplug removal of VICTIM's subtree, or a
+ *                               wake-up event (pm_system_wakeup()), US
+ *                               microseconds after ANCHOR's PHASE
+ *                               callback of transition K starts (on a
+ *                               worker of its own), or right after
+ *                               transition K ends ("end")
  *   watchdog=SECONDS            (not a list) if a transition's "end K"
  *                               mark does not come SECONDS after its
  *                               "begin K", report a hang on the console:
@@ -60,7 +77,8 @@
  * msr/ssusp/sprep/ndc are DPM_FLAG_MAY_SKIP_RESUME, _SMART_SUSPEND,
  * _SMART_PREPARE, _NO_DIRECT_COMPLETE, set with dev_pm_set_driver_flags().
  *
- * Every device sits on the bus dpmvm; unless nodrv, a driver of the bus
+ * Every device sits on the bus dpmvm (or, with leg=, on a legacy bus of
+ * the same match); unless nodrv, a driver of its bus
  * with exactly the device's drv= phases binds it (one driver per set of
  * phases).  A phase's callback is there in every transition's form
  * (suspend, freeze, poweroff; resume, thaw, restore ...).  A middle
@@ -95,6 +113,7 @@
 #include <linux/uaccess.h>
 #include <linux/pm_qos.h>
 #include <linux/pm_wakeup.h>
+#include <linux/suspend.h>
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 #define MATCH_CONST const	/* bus_type.match() takes a const driver */
@@ -118,9 +137,11 @@ struct vdev {
 	char name[40];
 	int parent;
 	int idx;
-	bool async, nodrv, syscore, nopm, rpms, wakeup, added;
+	bool async, nodrv, syscore, nopm, rpms, wakeup;
+	int added;		/* registered; cleared by whoever removes it */
 	u32 dpm_flags;
 	u8 lvl_mask, drv_mask;	/* the phases of its middle layer, driver */
+	u8 leg;			/* a legacy bus's methods: BIT(SUSPEND), BIT(RESUME) */
 	struct dev_pm_domain dom;	/* the middle layer, if lvl_mask */
 	struct dev_pm_qos_request qos;
 	unsigned int us[NPH];
@@ -193,7 +214,7 @@ MODULE_PARM_DESC(err, "NAME:PHASE:ERRNO");
 static char *link[MAXDEV * 4];
 static int nlink_arg;
 module_param_array(link, charp, &nlink_arg, 0444);
-MODULE_PARM_DESC(link, "SUPPLIER:CONSUMER[:stateless|:sso|:pmrt]");
+MODULE_PARM_DESC(link, "SUPPLIER:CONSUMER[:FLAG[+FLAG]...] (stateless, sso, pmrt, rpma)");
 
 static char *wait[MAXDEV];
 static int nwait_arg;
@@ -204,6 +225,11 @@ static char *remove[MAXDEV];
 static int nremove_arg;
 module_param_array(remove, charp, &nremove_arg, 0444);
 MODULE_PARM_DESC(remove, "NAME:PHASE:VICTIM");
+
+static char *act[MAXDEV];
+static int nact_arg;
+module_param_array(act, charp, &nact_arg, 0444);
+MODULE_PARM_DESC(act, "unreg:VICTIM:K:ANCHOR:PHASE:US | unreg:VICTIM:K:end | wake:K:ANCHOR:PHASE:US");
 
 static unsigned int watchdog;
 module_param(watchdog, uint, 0444);
@@ -243,12 +269,79 @@ static void del_subtree(int top)
 	int i;
 
 	for (i = nvdev - 1; i >= top; i--)
-		if (in_subtree(i, top) && READ_ONCE(vdevs[i]->added)) {
+		if (in_subtree(i, top) && xchg(&vdevs[i]->added, 0)) {
 			pr_info("dpmvm: device_del(%s)\n", vdevs[i]->name);
 			record("RM", i, READ_ONCE(cur_phase), 0, 0, 0);
-			WRITE_ONCE(vdevs[i]->added, false);
 			device_del(&vdevs[i]->dev);
 		}
+}
+
+/* A concurrent action (act=): where it is anchored, and its worker. */
+struct vact {
+	bool wake;		/* else a removal of victim's subtree */
+	int victim;
+	int k;			/* the transition, 1 ... */
+	int anchor, ph;		/* its device and phase, or -1: at the end */
+	unsigned int us;
+	int fired;
+	struct work_struct work;
+};
+
+static struct vact vacts[MAXDEV];
+static int nvact;
+static int cur_transition;	/* the K of the last "begin K" */
+
+static void act_do(struct vact *a)
+{
+	int n = a - vacts;
+
+	if (a->wake) {
+		pr_info("dpmvm: act %d: a wake-up event\n", n);
+		record("WK", -1, READ_ONCE(cur_phase), 0, n, 0);
+		pm_system_wakeup();
+	} else {
+		pr_info("dpmvm: act %d: hotplug removes %s\n", n,
+			vdevs[a->victim]->name);
+		record("HP", -1, READ_ONCE(cur_phase), 0, n, 0);
+		del_subtree(a->victim);
+	}
+}
+
+/* On a worker of the unbound pool, which the transition leaves running. */
+static void act_work(struct work_struct *w)
+{
+	struct vact *a = container_of(w, struct vact, work);
+
+	if (a->us >= 20000)
+		msleep(a->us / 1000);
+	else if (a->us)
+		usleep_range(a->us, a->us + 10);
+	act_do(a);
+}
+
+/* The actions anchored to the start of v's callback of phase ph. */
+static void acts_at_callback(int d, int ph)
+{
+	int i;
+
+	for (i = 0; i < nvact; i++) {
+		struct vact *a = &vacts[i];
+
+		if (a->anchor == d && a->ph == ph &&
+		    a->k == READ_ONCE(cur_transition) && !xchg(&a->fired, 1))
+			queue_work(system_unbound_wq, &a->work);
+	}
+}
+
+/* The actions of the end of transition k, in its writer's context. */
+static void acts_at_end(int k)
+{
+	int i;
+
+	for (i = 0; i < nvact; i++)
+		if (vacts[i].anchor < 0 && vacts[i].k == k &&
+		    !xchg(&vacts[i].fired, 1))
+			act_do(&vacts[i]);
 }
 
 /*
@@ -323,6 +416,7 @@ static int run_cb(struct device *d, int ph, bool lvl)
 	if (!READ_ONCE(v->added))
 		return 0;
 	record("CS", v->idx, ph, 0, d->power.wakeup_path, 0);
+	acts_at_callback(v->idx, ph);
 	pr_info("dpmvm: %s %s begin cpu=%d t=%lld mr=%d rpm_susp=%d\n",
 		v->name, phase_name[ph], raw_smp_processor_id(), t0,
 		d->power.must_resume, pm_runtime_status_suspended(d));
@@ -409,11 +503,12 @@ static struct device_type vm_type = {
 	.release = vm_release,
 };
 
-/* A driver of the bus: one per set of phases the devices' drivers have. */
+/* A driver of a bus: one per bus and set of phases the devices'
+ * drivers have. */
 struct vdrv {
 	struct device_driver drv;
 	struct dev_pm_ops ops;
-	char name[16];
+	char name[24];
 	u8 mask;
 };
 
@@ -432,6 +527,42 @@ static struct bus_type vm_bus = {
 	.match = vm_match,
 };
 
+/* The legacy buses: no dev_pm_ops, the old suspend/resume methods, so
+ * main.c calls them instead of a driver's suspend and resume; one bus
+ * per set of the two methods (leg=). */
+static int legacy_suspend(struct device *d, pm_message_t state)
+{
+	return run_cb(d, SUSPEND, true);
+}
+
+static int legacy_resume(struct device *d)
+{
+	return run_cb(d, RESUME, true);
+}
+
+static struct bus_type leg_bus[3] = {
+	{ .name = "dpmvm-ls", .match = vm_match, .suspend = legacy_suspend },
+	{ .name = "dpmvm-lr", .match = vm_match, .resume = legacy_resume },
+	{ .name = "dpmvm-lsr", .match = vm_match, .suspend = legacy_suspend,
+	  .resume = legacy_resume },
+};
+static bool leg_registered[3];
+
+/* The bus of a device: vm_bus, or the legacy bus of its methods. */
+static struct bus_type *bus_of(const struct vdev *v)
+{
+	switch (v->leg & (BIT(SUSPEND) | BIT(RESUME))) {
+	case BIT(SUSPEND):
+		return &leg_bus[0];
+	case BIT(RESUME):
+		return &leg_bus[1];
+	case BIT(SUSPEND) | BIT(RESUME):
+		return &leg_bus[2];
+	default:
+		return &vm_bus;
+	}
+}
+
 static int vm_probe(struct device *d)
 {
 	struct vdev *v = container_of(d, struct vdev, dev);
@@ -440,24 +571,33 @@ static int vm_probe(struct device *d)
 	return 0;
 }
 
-/* The driver with the phases in mask, registered the first time a
- * device needs it. */
-static int need_driver(u8 mask)
+/* The bus of v, and on it the driver with v's phases, registered the
+ * first time a device needs them. */
+static int need_driver(const struct vdev *v)
 {
+	struct bus_type *bus = bus_of(v);
 	struct vdrv *r;
 	int i, ret;
 
+	if (bus != &vm_bus && !leg_registered[bus - leg_bus]) {
+		ret = bus_register(bus);
+		if (ret)
+			return ret;
+		leg_registered[bus - leg_bus] = true;
+	}
+	if (v->nodrv)
+		return 0;
 	for (i = 0; i < nvdrv; i++)
-		if (vdrvs[i]->mask == mask)
+		if (vdrvs[i]->mask == v->drv_mask && vdrvs[i]->drv.bus == bus)
 			return 0;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
-	r->mask = mask;
-	snprintf(r->name, sizeof(r->name), "dpmvm-drv-%02x", mask);
-	FILL_OPS(&r->ops, mask, drv);
+	r->mask = v->drv_mask;
+	snprintf(r->name, sizeof(r->name), "dpmvm-drv-%02x", r->mask);
+	FILL_OPS(&r->ops, r->mask, drv);
 	r->drv.name = r->name;
-	r->drv.bus = &vm_bus;
+	r->drv.bus = bus;
 	r->drv.probe = vm_probe;
 	r->drv.pm = &r->ops;
 	ret = driver_register(&r->drv);
@@ -471,12 +611,19 @@ static int need_driver(u8 mask)
 
 static void drivers_unregister(void)
 {
+	int i;
+
 	while (nvdrv > 0) {
 		struct vdrv *r = vdrvs[--nvdrv];
 
 		driver_unregister(&r->drv);
 		kfree(r);
 	}
+	for (i = 0; i < ARRAY_SIZE(leg_bus); i++)
+		if (leg_registered[i]) {
+			bus_unregister(&leg_bus[i]);
+			leg_registered[i] = false;
+		}
 }
 
 /* Split S at ':' into at most N fields, in place. */
@@ -536,6 +683,9 @@ static int parse_dev(char *spec)
 			if (kstrtou8(f[i] + 4, 16, &v->lvl_mask))
 				return -EINVAL;
 			FILL_OPS(&v->dom.ops, v->lvl_mask, lvl);
+		} else if (!strncmp(f[i], "leg=", 4)) {
+			if (kstrtou8(f[i] + 4, 16, &v->leg))
+				return -EINVAL;
 		} else if (!strncmp(f[i], "drv=", 4)) {
 			if (kstrtou8(f[i] + 4, 16, &v->drv_mask))
 				return -EINVAL;
@@ -544,6 +694,42 @@ static int parse_dev(char *spec)
 			return -EINVAL;
 		}
 	}
+	return 0;
+}
+
+/* act=: unreg:VICTIM:K:ANCHOR:PHASE:US, unreg:VICTIM:K:end,
+ * wake:K:ANCHOR:PHASE:US */
+static int parse_act(char *spec)
+{
+	char *f[6];
+	int n = split(spec, f, 6), at;
+	struct vact *a;
+	long k;
+
+	if (nvact >= MAXDEV || n < 3)
+		return -EINVAL;
+	a = &vacts[nvact];
+	a->wake = !strcmp(f[0], "wake");
+	if (!a->wake && strcmp(f[0], "unreg"))
+		return -EINVAL;
+	at = a->wake ? 1 : 2;
+	a->victim = a->wake ? -1 : find_dev(f[1]);
+	if ((!a->wake && a->victim < 0) || kstrtol(f[at], 10, &k) || k < 1)
+		return -EINVAL;
+	a->k = k;
+	a->anchor = -1;
+	if (n == at + 2 && !strcmp(f[at + 1], "end") && !a->wake) {
+		/* after the transition */
+	} else if (n == at + 4) {
+		a->anchor = find_dev(f[at + 1]);
+		a->ph = find_phase(f[at + 2]);
+		if (a->anchor < 0 || a->ph < 0 || kstrtouint(f[at + 3], 10, &a->us))
+			return -EINVAL;
+	} else {
+		return -EINVAL;
+	}
+	INIT_WORK(&a->work, act_work);
+	nvact++;
 	return 0;
 }
 
@@ -595,9 +781,9 @@ static int parse_triple(char *spec, int kind)
 
 static int add_link(char *spec)
 {
-	char *f[3];
+	char *f[3], *fl;
 	int n = split(spec, f, 3), s, c;
-	u32 flags = DL_FLAG_STATELESS;
+	u32 flags = n == 3 ? 0 : DL_FLAG_STATELESS;
 	struct device_link *l;
 
 	if (n < 2)
@@ -606,12 +792,19 @@ static int add_link(char *spec)
 	c = find_dev(f[1]);
 	if (s < 0 || c < 0)
 		return -EINVAL;
-	if (n == 3 && !strcmp(f[2], "sso"))
-		flags = DL_FLAG_SYNC_STATE_ONLY;
-	else if (n == 3 && !strcmp(f[2], "pmrt"))
-		flags = DL_FLAG_PM_RUNTIME;
-	else if (n == 3 && strcmp(f[2], "stateless"))
-		return -EINVAL;
+	/* The flags, joined by '+'; device_link_add() judges the mix. */
+	while (n == 3 && (fl = strsep(&f[2], "+"))) {
+		if (!strcmp(fl, "sso"))
+			flags |= DL_FLAG_SYNC_STATE_ONLY;
+		else if (!strcmp(fl, "pmrt"))
+			flags |= DL_FLAG_PM_RUNTIME;
+		else if (!strcmp(fl, "rpma"))
+			flags |= DL_FLAG_RPM_ACTIVE;
+		else if (!strcmp(fl, "stateless"))
+			flags |= DL_FLAG_STATELESS;
+		else
+			return -EINVAL;
+	}
 	l = device_link_add(&vdevs[c]->dev, &vdevs[s]->dev, flags);
 	if (l)
 		record("LK", c, -1, 0, s, l->status);
@@ -706,6 +899,24 @@ static int pre_pm_remove(struct kprobe *kp, struct pt_regs *regs)
 		record("GO", i, READ_ONCE(cur_phase), 0, 0, 0);
 	return 0;
 }
+
+/* pm_wakeup_pending()'s first yes in a transition: WA. */
+static int wake_told;
+
+static int ret_wakeup_pending(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	/* A bool: %al; the rest of the register is not part of it. */
+	if ((regs_return_value(regs) & 0xff) && !xchg(&wake_told, 1))
+		record("WA", -1, READ_ONCE(cur_phase), -EBUSY,
+		       READ_ONCE(cur_transition), 0);
+	return 0;
+}
+
+static struct kretprobe krp_wakeup_pending = {
+	.kp.symbol_name = "pm_wakeup_pending",
+	.handler = ret_wakeup_pending,
+	.maxactive = 8,
+};
 
 static struct kprobe kp_complete_all = {
 	.symbol_name = "complete_all", .pre_handler = pre_complete_all,
@@ -826,6 +1037,8 @@ static ssize_t mark_write(struct file *file, const char __user *ubuf,
 	if (!skip || kstrtos64(buf + skip, 10, &k))
 		return -EINVAL;
 	if (begin) {
+		WRITE_ONCE(cur_transition, (int)k);
+		WRITE_ONCE(wake_told, 0);
 		record("TB", -1, -1, 0, k, 0);
 		if (watchdog)
 			mod_delayed_work(system_unbound_wq, &hang_work,
@@ -833,6 +1046,7 @@ static ssize_t mark_write(struct file *file, const char __user *ubuf,
 	} else {
 		record("TE", -1, -1, 0, k, 0);
 		cancel_delayed_work_sync(&hang_work);
+		acts_at_end((int)k);
 	}
 	return len;
 }
@@ -869,6 +1083,9 @@ static int probes_start(void)
 	ret = register_kprobe(&kp_pm_remove);
 	if (ret)
 		return ret;
+	ret = register_kretprobe(&krp_wakeup_pending);
+	if (ret)
+		return ret;
 	dbg = debugfs_create_dir("dpmvm", NULL);
 	debugfs_create_file("events", 0444, dbg, NULL, &events_fops);
 	debugfs_create_file("mark", 0200, dbg, NULL, &mark_fops);
@@ -881,6 +1098,8 @@ static void probes_stop(void)
 
 	debugfs_remove_recursive(dbg);
 	cancel_delayed_work_sync(&hang_work);	/* no more marks to arm it */
+	if (krp_wakeup_pending.kp.addr)
+		unregister_kretprobe(&krp_wakeup_pending);
 	if (kp_pm_remove.addr)
 		unregister_kprobe(&kp_pm_remove);
 	if (kp_complete_all.addr)
@@ -896,7 +1115,7 @@ static void remove_all(void)
 	int i;
 
 	for (i = nvdev - 1; i >= 0; i--) {
-		if (vdevs[i]->added)
+		if (xchg(&vdevs[i]->added, 0))
 			device_del(&vdevs[i]->dev);
 		put_device(&vdevs[i]->dev);
 	}
@@ -917,6 +1136,8 @@ static int __init dpmvm_init(void)
 		ret = parse_wait(wait[i]);
 	for (i = 0; i < nremove_arg && !ret; i++)
 		ret = parse_triple(remove[i], 3);
+	for (i = 0; i < nact_arg && !ret; i++)
+		ret = parse_act(act[i]);
 	if (ret) {
 		pr_err("dpmvm: bad parameters\n");
 		goto free;
@@ -930,8 +1151,7 @@ static int __init dpmvm_init(void)
 	if (ret)
 		goto probes;
 	for (i = 0; i < nvdev && !ret; i++)
-		if (!vdevs[i]->nodrv)
-			ret = need_driver(vdevs[i]->drv_mask);
+		ret = need_driver(vdevs[i]);
 	if (ret)
 		goto bus;
 	for (i = 0; i < nvdev; i++)
@@ -940,7 +1160,7 @@ static int __init dpmvm_init(void)
 		struct vdev *v = vdevs[i];
 
 		v->dev.type = &vm_type;
-		v->dev.bus = &vm_bus;
+		v->dev.bus = bus_of(v);
 		if (v->lvl_mask)
 			v->dev.pm_domain = &v->dom;
 		pm_runtime_no_callbacks(&v->dev);
@@ -958,7 +1178,7 @@ static int __init dpmvm_init(void)
 			pr_err("dpmvm: device_add(%s): %d\n", v->name, ret);
 			goto devs;
 		}
-		v->added = true;
+		v->added = 1;
 		if (v->wakeup)
 			device_init_wakeup(&v->dev, true);
 		pr_info("dpmvm: added %s parent=%s async=%d driver=%s flags=%#x\n",
@@ -1012,6 +1232,10 @@ free:
 
 static void __exit dpmvm_exit(void)
 {
+	int i;
+
+	for (i = 0; i < nvact; i++)
+		flush_work(&vacts[i].work);
 	remove_all();
 	probes_stop();
 	vfree(recs);
