@@ -71,6 +71,14 @@ check("a callback that does not wait returns the failure on one side",
       transition([("b", -5), ("a", 0)], ["a"], err=-5),
       transition([("b", -5), ("a", -5)], [], err=-5), True, racy=True, waiters={"c"})
 
+# A wake-up abort is such a race too.
+woken_real = transition([("a", 0)], ["a"], err=-16)
+woken_real.insert(2, "wakeup-abort - suspend -16 0 0")
+woken_var = transition([], [], err=-16)
+woken_var.insert(2, "wakeup-abort - suspend -16 0 0")
+check("after a wake-up, with async devices", woken_real, woken_var, False, racy=True)
+check("after a wake-up, all synchronous", woken_real, woken_var, True, racy=False)
+
 # Two async failures: which error the transition returns is the race's.
 check("two failures, either error kept", transition([("a", -12), ("b", -16)], [], err=-16),
       transition([("a", -12), ("b", -16)], [], err=-12), False, racy=True)
@@ -117,19 +125,20 @@ from tools.vm.anchor import anchor, Unanchored  # noqa: E402
 EV = """transition-begin - - 0 0 0 0
 phase-begin - suspend 0 0 0 0
 cb-start a suspend 0 1 0 0
-cb-end a suspend 0 0 0 100
-cb-start b suspend 0 1 0 100
-cb-end b suspend 0 0 0 150
-phase-end - suspend 0 0 0 150
-transition-end - - 0 0 0 150
-transition-begin - - 0 1 0 151
-cb-start a suspend 0 1 0 151
-cb-end a suspend 0 0 0 251
-transition-end - - 0 0 0 251
+cb-end a suspend 0 0 0 100000
+cb-start b suspend 0 1 0 100000
+cb-end b suspend 0 0 0 150000
+phase-end - suspend 0 0 0 150000
+transition-end - - 0 0 0 150000
+transition-begin - - 0 1 0 150001
+cb-start a suspend 0 1 0 150001
+cb-end a suspend 0 0 0 250001
+transition-end - - 0 0 0 250001
 """
-for at, want in ((40, ("cb", 1, ("a", "suspend"), 40)), (120, ("cb", 1, ("b", "suspend"), 20)),
-                 (200, ("cb", 2, ("a", "suspend"), 49)), (5000, ("end", 2, None, None)),
-                 (100, None), (150, None), (151, None), (0, None)):
+for at, want in ((40000, ("cb", 1, ("a", "suspend"), 40000)), (120000, ("cb", 1, ("b", "suspend"), 20000)),
+                 (200000, ("cb", 2, ("a", "suspend"), 49999)), (500000, ("end", 2, None, None)),
+                 (100000, None), (150000, None), (150001, None), (0, None),
+                 (99000, None)):     # 1 ms before the callback ends: too close
     try:
         got = anchor(EV, at)
     except Unanchored:

@@ -30,6 +30,8 @@
  *            removal, before device_del()), or leaves dpm_list.
  *   LK       EV_LINK: a link, ordered unless DORMANT or SYNC_STATE_ONLY.
  *   FR       EV_FREED.
+ *   AD       EV_ADDED and EV_LIST_POS at dpm_list's tail: a late device
+ *            registered by its parent's callback.
  *   WA       EV_WAKEUP_ABORT: pm_wakeup_pending()'s first yes in the
  *            transition.  HP, WK (a hotplug removal, a wake-up event
  *            starts) say where an action began, for the reader.
@@ -60,6 +62,8 @@
 #define DN_DIRECT_COMPLETE 8
 #define DN_MUST_RESUME 16
 #define DN_RPM_SUSPENDED 32
+#define DN_TOLD 64		/* DN_HAS_CB is told */
+#define DN_HAS_CB 128		/* the device has a callback for the phase */
 /* DL_STATE_DORMANT */
 #define KDL_DORMANT 0
 /* EV_SKIP's b (kernel/kabi.h's DPMK_SKIPF_*). */
@@ -90,6 +94,7 @@ static struct {
 	/* the replay */
 	struct jdev *d;
 	int phase, inst;
+	int next_pos;		/* dpm_list's tail: a late device's place */
 	unsigned long long t0, now;
 	int pid;
 	int pids[256], npids;
@@ -188,7 +193,7 @@ static int dev_index(const char *name)
 
 static const char *const kinds[] = {
 	"TB", "TE", "PB", "PE", "MS", "ME", "CS", "CE", "DN", "RM", "GO",
-	"LK", "FR", "WA", "HP", "WK",
+	"LK", "FR", "WA", "HP", "WK", "AD",
 };
 
 static int parse_line(char *l, int no, char *err, size_t errlen)
@@ -303,10 +308,14 @@ static void emit(int kind, int dev, int phase, int err, long long a, long long b
  * device with no driver (docs/vm.md, "What a scenario can say"). */
 /* Whether the device has a callback for phase p: its middle layer's, or
  * where that has none its driver's (main.c's lookup). */
-static bool has_callback(int i, int p)
+static bool has_callback(int i, int p, long long fl)
 {
 	const struct scn_kernel *k = &J.s->dev[i].k;
 
+	/* The module says (a late device's driver binds only after the
+	 * transition); an older record leaves it to the scenario. */
+	if (fl & DN_TOLD)
+		return fl & DN_HAS_CB;
 	/* A legacy bus has the old suspend and resume methods only. */
 	if (k->level == LVL_LEGACY_BUS ? (p == PH_SUSPEND || p == PH_RESUME) &&
 					 (k->level_cbs >> p & 1) :
@@ -362,7 +371,7 @@ static void judge_suspend(int i, int p, long long fl)
 		d->depth = pm_phase_depth(p);
 		/* No callback to call, or the middle layer let main.c skip
 		 * it (smart suspend, runtime-suspended). */
-		skip(i, p, has_callback(i, p) ? SKIP_RUNTIME_SUSPENDED :
+		skip(i, p, has_callback(i, p, fl) ? SKIP_RUNTIME_SUSPENDED :
 					     SKIP_NO_CALLBACK, fl);
 	}
 }
@@ -389,7 +398,7 @@ static void judge_resume(int i, int p, long long fl)
 	} else {
 		d->depth = want - 1;
 		/* Left in suspend: may-skip-resume or smart suspend. */
-		skip(i, p, has_callback(i, p) ? SKIP_RUNTIME_SUSPENDED :
+		skip(i, p, has_callback(i, p, fl) ? SKIP_RUNTIME_SUSPENDED :
 					     SKIP_NO_CALLBACK, fl);
 	}
 }
@@ -404,6 +413,7 @@ static bool step_phase(int p)
 static void list_order(int from)
 {
 	int pos = 0, phase = -1;
+	bool *late = dpm_xcalloc((size_t)J.s->ndev + 1, sizeof(bool));
 
 	for (int k = from; k < J.nev && strcmp(J.ev[k].kind, "TE"); k++) {
 		const struct rec_ev *e = &J.ev[k];
@@ -412,9 +422,15 @@ static void list_order(int from)
 			phase = e->phase;
 		else if (!strcmp(e->kind, "PE") && e->phase == PH_PREPARE)
 			break;
-		else if (!strcmp(e->kind, "MS") && phase == PH_PREPARE && !e->a)
+		else if (!strcmp(e->kind, "AD"))
+			late[e->dev] = true;	/* its place comes with it */
+		else if (!strcmp(e->kind, "MS") && phase == PH_PREPARE && !e->a &&
+			 !late[e->dev])
 			emit(EV_LIST_POS, e->dev, -1, 0, pos++, 0);
 	}
+	/* A device registered from here on takes the tail. */
+	J.next_pos = pos;
+	free(late);
 }
 
 static void phase_end(void)
@@ -511,6 +527,10 @@ static void feed(int k)
 		     !(fl & SCN_LINK_SYNC_STATE_ONLY) && e->b != KDL_DORMANT);
 	} else if (!strcmp(kd, "FR")) {
 		emit(EV_FREED, i, -1, 0, 0, 0);
+	} else if (!strcmp(kd, "AD")) {
+		/* A late device, registered at dpm_list's tail. */
+		emit(EV_ADDED, i, p, 0, 0, 0);
+		emit(EV_LIST_POS, i, -1, 0, J.next_pos++, 0);
 	} else if (!strcmp(kd, "WA")) {
 		/* Before main.c acts on it, as the runtime tells the oracle. */
 		emit(EV_WAKEUP_ABORT, -1, p, -EBUSY, e->a > 0 ? e->a - 1 : 0, 0);

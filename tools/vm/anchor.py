@@ -5,16 +5,24 @@ which the real kernel under TCG does not keep, so each is tied to what
 was under way in the variant's run at that time (its events, written by
 dpmrepro --events with the clock in the last field):
 
-  - inside a callback (the one begun last, if several run): the same
-    callback on the real kernel, the same microseconds after it starts;
-    the real callback lasts at least as long, so the action lands in it
-    again;
+  - inside a callback (the one begun last, if several run), at least
+    MARGIN_US before it ends: the same callback on the real kernel, the
+    same microseconds after it starts; the real callback lasts at least
+    as long, and the margin covers the worker's wake-up under TCG, so the
+    action lands in it again;
   - after a transition ended (and before the next began): right after
     the real transition K ends;
   - anywhere else (between two callbacks, or as a transition starts):
     nothing both runs share to tie it to, so it is refused by name.
 
 docs/vm.md, "Timed actions"."""
+
+
+# Time left in the anchor callback after the action: the real worker's
+# timer and wake-up take up to a few milliseconds more than asked under
+# TCG (an action 1 us before the end of a 10 us callback was seen to land
+# a step later).
+MARGIN_US = 5000
 
 
 class Unanchored(Exception):
@@ -70,6 +78,11 @@ def anchor(events_text, at_us):
             if not inside:
                 raise Unanchored(f"at={at_us}us falls between callbacks of transition {kk} in the "
                                  f"variant's run: nothing both runs share to tie it to")
+            inside = [c for c in inside if c[4] - at_us >= MARGIN_US]
+            if not inside:
+                raise Unanchored(f"at={at_us}us falls less than {MARGIN_US} us before the end of the "
+                                 f"callbacks under way in transition {kk}: too close for the real "
+                                 f"kernel's timing")
             c = max(inside, key=lambda c: c[3])
             return ("cb", kk, (c[1], c[2]), at_us - c[3])
     return ("end", spans[-1][0], None, None)

@@ -17,8 +17,8 @@ the variant's virtual time: which of two unordered devices goes first
 is not compared.
 
 Two differences are timing, not disagreements, and are listed as such:
-- After a suspend-side callback fails in a transition where devices
-  suspend asynchronously (pm_async 1 and an async device), which of the
+- After a suspend-side callback fails, or a wake-up event aborts, in a
+  transition where devices suspend asynchronously (pm_async 1 and an async device), which of the
   devices not yet started still get their callbacks before main.c sees
   the error is a race on both kernels; from that phase on, a device
   treated differently there (ran, skipped, taken in hand, or for a
@@ -50,6 +50,7 @@ class Phase:
         self.skipped = {}       # device -> reason
         self.dc = set()         # direct-complete / direct-resume
         self.gone = set()
+        self.woken = False      # a wake-up aborted the transition here
         self.ended = False
 
 
@@ -105,6 +106,8 @@ def parse_events(text, parents):
             ph.dc.add(dev)
         elif kind == "gone":
             ph.gone.add(dev)
+        elif kind == "wakeup-abort":
+            ph.woken = True
         # A link dropped later goes with its device's removal, which
         # the module does not record: 'gone' compares removals.
     return run
@@ -210,7 +213,7 @@ def compare(real_text, var_text, names, parents, real_verdict, var_verdict,
                         f" | {var_name} {_fmt_set(f'{d}({r})' for d, r in b.skipped.items())};"
                         f" constraints kept {len(kr)}/{len(kr) + len(br)} | {len(kv)}/{len(kv) + len(bv)}")
             where = f"transition {t + 1} {a.name}"
-            failed = sus and any(a.ran.values()) or sus and any(b.ran.values())
+            failed = sus and (any(a.ran.values()) or any(b.ran.values()) or a.woken or b.woken)
             if raced is None and racy and failed:
                 raced = set()
                 # Whether a callback ran is the race's; what it returned

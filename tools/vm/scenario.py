@@ -182,11 +182,12 @@ def convert(text, drop_unsupported=False):
                     m &= 1 << PHASES.index("suspend") | 1 << PHASES.index("resume")
                     if m:
                         spec.append(f"leg={m:x}")
+                elif k == "late" and eq and v in PHASES:
+                    spec.append("late=" + v)
                 elif k == "driver-cbs" and eq:
                     spec.append("drv=" + _phase_mask(v, no, word))
                 else:
-                    what = {"late": "late= (registration from a callback)",
-                            "release-unregisters": "release-unregisters="}.get(k, word)
+                    what = {"release-unregisters": "release-unregisters="}.get(k, word)
                     refuse(no, f"{name} {what}")
                     continue
                 keep.append(word)

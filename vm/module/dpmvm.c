@@ -19,11 +19,15 @@
  *   DN       the PM core completes power.completion (complete_all(): the
  *            end of a device's step in a phase); a: the bits
  *            is_suspended 1, is_late_suspended 2, is_noirq_suspended 4,
- *            direct_complete 8, must_resume 16, runtime-suspended 32
+ *            direct_complete 8, must_resume 16, runtime-suspended 32;
+ *            64: bit 128 says whether the device has a callback for
+ *            the phase (its level's, its legacy bus's, its bound
+ *            driver's)
  *   RM       the module is about to device_del() the device (remove=)
  *   GO       device_pm_remove(): off dpm_list
  *   LK       a link made: a = the supplier, b = its status
  *   FR       the device's release ran
+ *   AD       a late device was registered (device_add())
  *   WA       pm_wakeup_pending() said yes for the first time in the
  *            transition (a = K): main.c aborts on it
  *   HP, WK   the action act=N (a) starts: a removal, a wake-up
@@ -42,6 +46,10 @@
  *                               its own) with the callbacks of the
  *                               phases whose bits are set (bit 0
  *                               prepare ... bit 7 complete, in hex);
+ *                               late=PHASE: not registered at load: its
+ *                               parent's callback of PHASE registers it
+ *                               (AD), its links made at the end of
+ *                               that transition;
  *                               drv=MASK: the driver's phases (default
  *                               ff: all); leg=MASK: on a legacy bus
  *                               whose suspend/resume methods are those
@@ -148,11 +156,18 @@ struct vdev {
 	int err[NPH];
 	int wait_for;		/* index of a device to wait for, or -1 */
 	int list_pos;		/* its place in this transition's prepare */
+	int late_ph;		/* late=: its parent's callback of this phase
+				 * registers it; -1: registered at load */
+	int late_done;
 	int remove_ph, victim;	/* remove=: in that phase, device_del() */
 };
 
 static struct vdev *vdevs[MAXDEV];
 static int nvdev;
+
+static int register_dev(struct vdev *v);
+static int runtime_setup(struct vdev *v);
+static void make_links(void);
 
 /* The record. */
 struct rec {
@@ -362,6 +377,24 @@ static bool wait_applies(const struct vdev *v, int ph)
 				   o->list_pos < v->list_pos;
 }
 
+/* late=: the children v's callback of phase ph registers (during a
+ * transition their drivers bind when probing is unblocked again). */
+static void add_late_children(struct vdev *v, int ph)
+{
+	int i;
+
+	for (i = v->idx + 1; i < nvdev; i++) {
+		struct vdev *c = vdevs[i];
+
+		if (c->parent != v->idx || c->late_ph != ph || xchg(&c->late_done, 1))
+			continue;
+		pr_info("dpmvm: %s %s registers %s\n", v->name, phase_name[ph], c->name);
+		if (register_dev(c) || runtime_setup(c))
+			continue;
+		record("AD", c->idx, READ_ONCE(cur_phase), 0, 0, 0);
+	}
+}
+
 /* Whether the PM core lets the device skip its suspend-side late and
  * noirq callbacks (smart-suspend and runtime-suspended). */
 static bool skips_suspend(struct device *d)
@@ -432,6 +465,7 @@ static int run_cb(struct device *d, int ph, bool lvl)
 			vdevs[victim]->name);
 		del_subtree(victim);
 	}
+	add_late_children(v, ph);
 	/* As dpmfuzz's harness: the wait only when no error is injected. */
 	if (!ret && wait_applies(v, ph)) {
 		pr_info("dpmvm: %s %s waits for %s\n", v->name,
@@ -653,6 +687,7 @@ static int parse_dev(char *spec)
 	v->parent = -1;
 	v->victim = -1;
 	v->wait_for = -1;
+	v->late_ph = -1;
 	vdevs[nvdev++] = v;
 	for (i = 1; i < n; i++) {
 		if (!strncmp(f[i], "parent=", 7)) {
@@ -683,6 +718,10 @@ static int parse_dev(char *spec)
 			if (kstrtou8(f[i] + 4, 16, &v->lvl_mask))
 				return -EINVAL;
 			FILL_OPS(&v->dom.ops, v->lvl_mask, lvl);
+		} else if (!strncmp(f[i], "late=", 5)) {
+			v->late_ph = find_phase(f[i] + 5);
+			if (v->late_ph < 0 || v->parent < 0)
+				return -EINVAL;
 		} else if (!strncmp(f[i], "leg=", 4)) {
 			if (kstrtou8(f[i] + 4, 16, &v->leg))
 				return -EINVAL;
@@ -779,40 +818,68 @@ static int parse_triple(char *spec, int kind)
 	return 0;
 }
 
-static int add_link(char *spec)
+/* The links (link=), made once both ends are registered: at load, or
+ * for a late device at the end of the transition that registered it (as
+ * the harness does when probing is unblocked). */
+struct vlink {
+	int s, c;
+	u32 flags;
+	bool made;
+};
+
+static struct vlink vlinks[MAXDEV * 4];
+static int nvlink;
+
+static int parse_link(char *spec)
 {
 	char *f[3], *fl;
-	int n = split(spec, f, 3), s, c;
-	u32 flags = n == 3 ? 0 : DL_FLAG_STATELESS;
-	struct device_link *l;
+	int n = split(spec, f, 3);
+	struct vlink *l = &vlinks[nvlink];
 
-	if (n < 2)
+	if (n < 2 || nvlink >= ARRAY_SIZE(vlinks))
 		return -EINVAL;
-	s = find_dev(f[0]);
-	c = find_dev(f[1]);
-	if (s < 0 || c < 0)
+	l->s = find_dev(f[0]);
+	l->c = find_dev(f[1]);
+	if (l->s < 0 || l->c < 0)
 		return -EINVAL;
+	l->flags = n == 3 ? 0 : DL_FLAG_STATELESS;
 	/* The flags, joined by '+'; device_link_add() judges the mix. */
 	while (n == 3 && (fl = strsep(&f[2], "+"))) {
 		if (!strcmp(fl, "sso"))
-			flags |= DL_FLAG_SYNC_STATE_ONLY;
+			l->flags |= DL_FLAG_SYNC_STATE_ONLY;
 		else if (!strcmp(fl, "pmrt"))
-			flags |= DL_FLAG_PM_RUNTIME;
+			l->flags |= DL_FLAG_PM_RUNTIME;
 		else if (!strcmp(fl, "rpma"))
-			flags |= DL_FLAG_RPM_ACTIVE;
+			l->flags |= DL_FLAG_RPM_ACTIVE;
 		else if (!strcmp(fl, "stateless"))
-			flags |= DL_FLAG_STATELESS;
+			l->flags |= DL_FLAG_STATELESS;
 		else
 			return -EINVAL;
 	}
-	l = device_link_add(&vdevs[c]->dev, &vdevs[s]->dev, flags);
-	if (l)
-		record("LK", c, -1, 0, s, l->status);
-	pr_info("dpmvm: link %s -> %s flags=%#x: %s status=%d\n", f[0], f[1],
-		flags, l ? "made" : "refused", l ? (int)l->status : -1);
+	nvlink++;
 	return 0;
 }
 
+static void make_links(void)
+{
+	int i;
+
+	for (i = 0; i < nvlink; i++) {
+		struct vlink *l = &vlinks[i];
+		struct device_link *dl;
+
+		if (l->made || !READ_ONCE(vdevs[l->s]->added) ||
+		    !READ_ONCE(vdevs[l->c]->added))
+			continue;
+		l->made = true;
+		dl = device_link_add(&vdevs[l->c]->dev, &vdevs[l->s]->dev, l->flags);
+		if (dl)
+			record("LK", l->c, -1, 0, l->s, dl->status);
+		pr_info("dpmvm: link %s -> %s flags=%#x: %s status=%d\n",
+			vdevs[l->s]->name, vdevs[l->c]->name, l->flags,
+			dl ? "made" : "refused", dl ? (int)dl->status : -1);
+	}
+}
 
 /* Which of the module's devices dev is, or -1: the tracepoints fire for
  * every device of the machine, so the others are told apart by their
@@ -871,11 +938,27 @@ static void probe_cb_end(void *data, struct device *dev, int error)
 		record("ME", i, READ_ONCE(cur_phase), error, 0, 0);
 }
 
+/* DN's a: whether the PM core found a callback of the device for the
+ * phase (DN_HAS_CB), told (DN_TOLD) so that the judge need not guess it
+ * from the scenario: a late device's driver binds only after the
+ * transition. */
+#define DN_TOLD 64
+#define DN_HAS_CB 128
+
+static bool has_callback(const struct vdev *v, int ph)
+{
+	if (v->lvl_mask & BIT(ph))
+		return true;
+	if ((ph == SUSPEND || ph == RESUME) && (v->leg & BIT(ph)))
+		return true;
+	return READ_ONCE(v->dev.driver) && (v->drv_mask & BIT(ph));
+}
+
 static int pre_complete_all(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct completion *x = (struct completion *)regs->di;
 	struct dev_pm_info *pi;
-	int i;
+	int i, ph;
 
 	for (i = 0; i < nvdev; i++)
 		if (x == &vdevs[i]->dev.power.completion)
@@ -883,11 +966,13 @@ static int pre_complete_all(struct kprobe *kp, struct pt_regs *regs)
 	if (i == nvdev)
 		return 0;
 	pi = &vdevs[i]->dev.power;
-	record("DN", i, READ_ONCE(cur_phase), 0,
+	ph = READ_ONCE(cur_phase);
+	record("DN", i, ph, 0,
 	       (pi->is_suspended ? 1 : 0) | (pi->is_late_suspended ? 2 : 0) |
 	       (pi->is_noirq_suspended ? 4 : 0) | (pi->direct_complete ? 8 : 0) |
 	       (pi->must_resume ? 16 : 0) |
-	       (pi->runtime_status == RPM_SUSPENDED ? 32 : 0), 0);
+	       (pi->runtime_status == RPM_SUSPENDED ? 32 : 0) |
+	       DN_TOLD | (ph >= 0 && has_callback(vdevs[i], ph) ? DN_HAS_CB : 0), 0);
 	return 0;
 }
 
@@ -1046,6 +1131,7 @@ static ssize_t mark_write(struct file *file, const char __user *ubuf,
 	} else {
 		record("TE", -1, -1, 0, k, 0);
 		cancel_delayed_work_sync(&hang_work);
+		make_links();	/* a late device's, as probing is unblocked */
 		acts_at_end((int)k);
 	}
 	return len;
@@ -1110,6 +1196,43 @@ static void probes_stop(void)
 	tracepoint_synchronize_unregister();
 }
 
+/* device_add() and what goes with it at once. */
+static int register_dev(struct vdev *v)
+{
+	int ret = device_add(&v->dev);
+
+	if (ret) {
+		pr_err("dpmvm: device_add(%s): %d\n", v->name, ret);
+		return ret;
+	}
+	WRITE_ONCE(v->added, 1);
+	if (v->wakeup)
+		device_init_wakeup(&v->dev, true);
+	pr_info("dpmvm: added %s parent=%s async=%d driver=%s flags=%#x\n",
+		v->name, v->parent >= 0 ? vdevs[v->parent]->name : "none",
+		v->async, v->dev.driver ? "bound" : "none",
+		v->dev.power.driver_flags);
+	return 0;
+}
+
+/* Runtime PM as the harness leaves it: the QoS request first (no idle
+ * check may suspend the device), active unless rpms, enabled. */
+static int runtime_setup(struct vdev *v)
+{
+	int ret = dev_pm_qos_add_request(&v->dev, &v->qos,
+					 DEV_PM_QOS_RESUME_LATENCY, 0);
+
+	if (ret < 0) {
+		pr_err("dpmvm: PM QoS request for %s: %d\n", v->name, ret);
+		return ret;
+	}
+	if (!v->rpms && pm_runtime_set_active(&v->dev))
+		pr_info("dpmvm: %s stays runtime-suspended under a suspended parent\n",
+			v->name);
+	pm_runtime_enable(&v->dev);
+	return 0;
+}
+
 static void remove_all(void)
 {
 	int i;
@@ -1138,6 +1261,8 @@ static int __init dpmvm_init(void)
 		ret = parse_triple(remove[i], 3);
 	for (i = 0; i < nact_arg && !ret; i++)
 		ret = parse_act(act[i]);
+	for (i = 0; i < nlink_arg && !ret; i++)
+		ret = parse_link(link[i]);
 	if (ret) {
 		pr_err("dpmvm: bad parameters\n");
 		goto free;
@@ -1173,18 +1298,11 @@ static int __init dpmvm_init(void)
 			dev_pm_syscore_device(&v->dev, true);
 		if (v->async)
 			device_enable_async_suspend(&v->dev);
-		ret = device_add(&v->dev);
-		if (ret) {
-			pr_err("dpmvm: device_add(%s): %d\n", v->name, ret);
-			goto devs;
+		if (v->late_ph < 0) {
+			ret = register_dev(v);
+			if (ret)
+				goto devs;
 		}
-		v->added = 1;
-		if (v->wakeup)
-			device_init_wakeup(&v->dev, true);
-		pr_info("dpmvm: added %s parent=%s async=%d driver=%s flags=%#x\n",
-			v->name, v->parent >= 0 ? vdevs[v->parent]->name : "none",
-			v->async, v->dev.driver ? "bound" : "none",
-			v->dev.power.driver_flags);
 	}
 	/*
 	 * Runtime PM as the harness leaves it after probe: active (unless
@@ -1195,24 +1313,13 @@ static int __init dpmvm_init(void)
 	 * parent, which the harness does not.  The QoS request comes first:
 	 * no idle check may suspend a device.
 	 */
-	for (i = 0; i < nvdev; i++) {
-		struct vdev *v = vdevs[i];
-
-		ret = dev_pm_qos_add_request(&v->dev, &v->qos,
-					     DEV_PM_QOS_RESUME_LATENCY, 0);
-		if (ret < 0) {
-			pr_err("dpmvm: PM QoS request for %s: %d\n", v->name, ret);
-			goto devs;
+	for (i = 0; i < nvdev; i++)
+		if (vdevs[i]->late_ph < 0) {
+			ret = runtime_setup(vdevs[i]);
+			if (ret)
+				goto devs;
 		}
-		ret = 0;
-		if (!v->rpms && pm_runtime_set_active(&v->dev))
-			pr_info("dpmvm: %s stays runtime-suspended under a suspended parent\n",
-				v->name);
-		pm_runtime_enable(&v->dev);
-	}
-	for (i = 0; i < nlink_arg; i++)
-		if (add_link(link[i]))
-			pr_err("dpmvm: bad link '%s'\n", link[i]);
+	make_links();
 	pr_info("dpmvm: %d devices ready\n", nvdev);
 	return 0;
 devs:
