@@ -13,10 +13,11 @@ PARENTS = {"p": None, "a": "p", "b": "p", "c": "p"}
 failed = 0
 
 
-def check(what, real, var, want_diff, racy=False, rv="clean", vv="clean", waiters=()):
+def check(what, real, var, want_diff, racy=False, rv="clean", vv="clean", waiters=(),
+          hotplugs=()):
     global failed
     first, table, race = compare("\n".join(real) + "\n", "\n".join(var) + "\n", NAMES,
-                                 PARENTS, rv, vv, "kernel-x", racy, waiters)
+                                 PARENTS, rv, vv, "kernel-x", racy, waiters, hotplugs)
     if want_diff == "race":
         if first or not race:
             failed += 1
@@ -70,6 +71,16 @@ check("a waiting callback returns the failure on one side",
 check("a callback that does not wait returns the failure on one side",
       transition([("b", -5), ("a", 0)], ["a"], err=-5),
       transition([("b", -5), ("a", -5)], [], err=-5), True, racy=True, waiters={"c"})
+
+# A hotplug removal under way: how far it got by each phase is timing
+# for its subtree, not for the other devices.
+hot_real = transition([("a", 0), ("b", 0), ("p", 0)], ["p", "b"])
+hot_var = transition([("b", 0), ("p", 0)], ["p", "b"])
+check("a removal under way", hot_real, hot_var, False, hotplugs=[(1, "suspend", {"a"})])
+check("a removal under way elsewhere", hot_real, hot_var, True, hotplugs=[(1, "suspend", {"c"})])
+check("a removal under way, later", hot_real, hot_var, True, hotplugs=[(1, "resume", {"a"})])
+check("a removal under way decides the verdict", hot_real, hot_var, "race",
+      vv="REMOVED", hotplugs=[(1, "suspend", {"a"})])
 
 # A wake-up abort is such a race too.
 woken_real = transition([("a", 0)], ["a"], err=-16)

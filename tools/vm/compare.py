@@ -28,6 +28,11 @@ Two differences are timing, not disagreements, and are listed as such:
   of the comparison of the transition's later phases too; and where
   several callbacks failed, which of their errors the transition
   returns is the race's as well.
+- A concurrent removal (a hotplug action) waits for device locks and
+  dpm_list_mtx that the walk takes and gives back: in which phase each
+  device of its subtree goes, and what the walk did with it meanwhile,
+  is timing; from the removal's phase on, those devices are left out of
+  the transition's comparison.
 - A step waiting for its superior when its device is removed leaves no
   trace in the module's record (the PM core calls nothing of it), so a
   device removed in a phase is not compared for "taken in hand" there.
@@ -155,11 +160,13 @@ def _fmt_set(s):
 
 
 def compare(real_text, var_text, names, parents, real_verdict, var_verdict,
-            var_name, racy=False, waiters=()):
+            var_name, racy=False, waiters=(), hotplugs=()):
     """(first difference or None, the comparison table as text, race or
     None); racy: devices suspend asynchronously (the timing rule above);
     waiters: the devices whose callbacks return what
-    device_pm_wait_for_dev() says (pm-wait=): the failure so far.
+    device_pm_wait_for_dev() says (pm-wait=): the failure so far;
+    hotplugs: (transition, phase, devices) of each concurrent removal:
+    from that phase on, how far it got is timing for those devices.
     race: the verdicts differ, and nothing else does but what a race
     after a failure decided (which side of it each run took)."""
     real = parse_events(real_text, parents)
@@ -185,6 +192,7 @@ def compare(real_text, var_text, names, parents, real_verdict, var_verdict,
     for t in range(nt):
         rt, vt = real.transitions[t], var.transitions[t]
         raced = None    # devices a race after an abort treated differently
+        hot = set()     # devices a removal under way may have taken
         err = lambda e: "-" if e is None else e  # noqa: E731 (no end: a verdict came first)
         rows.append(f"transition {t + 1}: error real {err(rt['err'])}, {var_name} {err(vt['err'])}")
         rp, vp = rt["phases"], vt["phases"]
@@ -199,6 +207,12 @@ def compare(real_text, var_text, names, parents, real_verdict, var_verdict,
             if a.name != b.name:
                 differ(f"transition {t + 1}: phase {k + 1} is {a.name} on the real kernel, {b.name} on {var_name}")
                 break
+            for hk, hph, hdevs in hotplugs:
+                if hk == t + 1 and hph == a.name and not set(hdevs) <= hot:
+                    hot |= set(hdevs)
+                    races.append(f"transition {t + 1} {a.name} (a hotplug removal of {_fmt_set(hdevs)})")
+                    rows.append(f"  timing: transition {t + 1} {a.name}: a hotplug removal under way: "
+                                f"{_fmt_set(hot)} left out from here on")
             # A phase the variant did not finish (its violation) is
             # compared only as far as its verdict.
             if not b.ended:
@@ -231,8 +245,8 @@ def compare(real_text, var_text, names, parents, real_verdict, var_verdict,
                     races.append(f"{where} ({_fmt_set(raced)})")
                     rows.append(f"  timing: {where}: after the failure, a race: "
                                 f"{_fmt_set(raced)} treated differently, left out from here on")
-            if raced:
-                a, b = _without(a, raced), _without(b, raced)
+            if raced or hot:
+                a, b = _without(a, (raced or set()) | hot), _without(b, (raced or set()) | hot)
             gone = a.gone | b.gone
             if gone and a.handled - gone == b.handled - gone:
                 a.handled, b.handled = a.handled - gone, b.handled - gone
@@ -256,6 +270,10 @@ def compare(real_text, var_text, names, parents, real_verdict, var_verdict,
                 differ(f"{where}: taken in hand real {_fmt_set(a.handled)}, {var_name} {_fmt_set(b.handled)}")
             if a.gone != b.gone:
                 differ(f"{where}: removed real {_fmt_set(a.gone)}, {var_name} {_fmt_set(b.gone)}")
+            # Pairs with a device left out above are not compared either.
+            out = (raced or set()) | hot
+            br = [x for x in br if not set(x.split(">")) & out]
+            bv = [x for x in bv if not set(x.split(">")) & out]
             if set(br) != set(bv):
                 differ(f"{where}: order broken real {_fmt_set(br)}, {var_name} {_fmt_set(bv)}")
         # Several async callbacks failed: which error main.c keeps is the

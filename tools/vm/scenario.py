@@ -45,6 +45,9 @@ class Converted:
         # 'unreg' or 'wake', victim or None, at us, the line as written)
         self.actions = []
         self.waiters = set()    # devices with pm-wait=
+        # (transition, phase, devices) of each removal anchored in a
+        # callback (tools/dpmvm), for the comparison's timing rule
+        self.hotplugs = []
 
 
 def _words(line):
