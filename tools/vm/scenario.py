@@ -45,6 +45,8 @@ class Converted:
         # 'unreg' or 'wake', victim or None, at us, the line as written)
         self.actions = []
         self.waiters = set()    # devices with pm-wait=
+        self.links = []         # (supplier, consumer) of each link
+        self.racy = False       # pm_async 1 and a device that suspends async
         # (transition, phase, devices) of each removal anchored in a
         # callback (tools/dpmvm), for the comparison's timing rule
         self.hotplugs = []
@@ -153,6 +155,7 @@ def convert(text, drop_unsupported=False):
                     if None in kinds:
                         raise BadScenario(f"line {no}: supplier={v}: link flags are {', '.join(LINK_FLAGS)}")
                     links.append(f"{sup}:{name}:{'+'.join(kinds)}")
+                    c.links.append((sup, name))
                 elif k == "remove" and eq:
                     ph, _, victim = v.partition(":")
                     removes.append(f"{name}:{ph}:{victim}")
@@ -236,6 +239,7 @@ def convert(text, drop_unsupported=False):
         if vals:
             args.append(f"{k}={','.join(vals)}")
     c.args = " ".join(args)
+    c.racy = bool(c.pm_async) and any(":async" in d for d in devs)
     c.text = "\n".join(kept) + "\n"
     return c
 
