@@ -97,3 +97,33 @@ void dpmk_host_spawn(void (*fn)(void *), void *arg, const char *name)
 {
 	dpm_eng->spawn(fn, arg, name);
 }
+
+static int mutant_id;
+
+/* DPMFUZZ_MUTANT: a whole number (a schemata build's mutant id); anything
+ * else is a mistake that would silently test the unmutated code. */
+__attribute__((constructor)) static void dpmk_host_read_mutant(void)
+{
+	const char *s = getenv("DPMFUZZ_MUTANT");
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return;
+	v = strtol(s, &end, 10);
+	if (*end || v < 0 || v > 1000000) {
+		fprintf(stderr, "dpmfuzz: DPMFUZZ_MUTANT wants a mutant id (a whole number), not '%s'\n", s);
+		exit(2);
+	}
+	mutant_id = (int)v;
+}
+
+int dpmk_host_mutant(void)
+{
+	return mutant_id;
+}
+
+void dpmk_host_set_mutant(int id)
+{
+	mutant_id = id;
+}

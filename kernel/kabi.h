@@ -250,5 +250,10 @@ void dpmk_host_log(const char *line);
 void dpmk_host_bug(const char *what) __attribute__((noreturn));
 /* Start fn(arg) as a new task (a hotplug or release worker). */
 void dpmk_host_spawn(void (*fn)(void *), void *arg, const char *name);
+/* The mutant switched on (tools/dpmmutate's schemata: a generated main.c
+ * holding every mutant, each behind this id; 0: the unmutated code).
+ * DPMFUZZ_MUTANT=ID in the environment sets it at start-up. */
+int dpmk_host_mutant(void);
+void dpmk_host_set_mutant(int id);
 
 #endif

@@ -1,24 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""One mutant, stage by stage, in a worker's own tree and build
-directories (docs/mutation.md, "How a mutant runs"):
+"""The stages that kill mutants, cheapest first (docs/mutation.md, "How
+a mutant runs"), on builds whose main.c holds every mutant behind a
+run-time id (schemata.py), or, for a mutant the schemata cannot express,
+on a build of its own (its id there is 0):
 
-  tce     main.c compiled at -O2 without sanitizers; the same code as the
-          original's (objdump of every section, relocations by symbol):
-          equivalent.  A compile error: did not build.
-  build   the worker's build directory (configured once with the
-          worker's tree as its only kernel tree) is reconfigured (main.c's
-          hash) and rebuilds the fuzz target: main.c's object and links.
-  fuzz    the fuzz target with every knob on, from the shipped corpus,
-          for T seconds (T = 0: the corpus only); a violation, a sanitizer
-          report, a kapi misuse or a timeout kills the mutant when the
-          unmutated tree runs the same input clean, and dpmrepro (built in
-          the same directory) replays it.
-  tsan    a race operator's survivor: dpmstress on real threads under
-          ThreadSanitizer; a violation, the watchdog, or a data race the
-          unmutated tree does not show on a line the mutant changed.
+  corpus      dpmmutant: the shipped corpus, every knob on, many mutants
+              a process (a forked child each)
+  check       the tree's shipped regressions (dpmrepro --check-regression,
+              stage "regressions"), then dpmcheck's exhaustive search at
+              N <= 2, every knob on, both in a plain (dev) build
+  fuzz        libFuzzer from the corpus for T seconds; an input counts
+              when the unmutated code (id 0 of the same binary) runs it
+              clean
+  tsan        a race operator's survivor: dpmstress on real threads under
+              ThreadSanitizer; a violation, the watchdog, or a data race
+              the unmutated code does not show on a line the mutant changed
 
-Workers never write into the user's tree, and every process they start
-runs in its own process group, which stop() ends.
+Nothing is written into the user's tree, and every process started runs
+in its own process group, which Procs.stop() ends.
 """
 import json
 import os
@@ -194,356 +193,393 @@ def tsan_reports(text, main_path):
 
 def race_signature(accesses, lines):
     """A race as the functions and the source text of main.c's accesses:
-    the same race whatever the line numbers of the file it came from."""
-    return tuple(sorted((fn, lines[ln - 1].strip() if 0 < ln <= len(lines) else "?")
+    the same race whatever the line numbers of the file it came from, and
+    whichever copy of a function in a schemata build made it."""
+    return tuple(sorted((re.sub(r"__dpm_m\d+$", "", fn), lines[ln - 1].strip() if 0 < ln <= len(lines) else "?")
                         for fn, ln in accesses))
 
 
-class Worker:
-    """A worker: its tree (the files the build reads, main.c replaced by
-    each mutant's), its build directories, its logs."""
 
-    def __init__(self, n, camp):
-        self.n = n
+
+STAGES = ["corpus", "check", "fuzz", "tsan"]
+
+
+class Build:
+    """One build directory of one preset over one tree (the schemata's, or
+    a mutant's own), configured with that tree as its only kernel tree."""
+
+    def __init__(self, camp, tree, preset, path):
         self.c = camp
-        self.dir = camp.out / "workers" / str(n)
-        self.tree = self.dir / "tree"
-        self.main = self.tree / MAIN
-        self.build = self.dir / ("build-" + camp.preset)
-        self.tsan = self.dir / "build-tsan"
-        self.log = self.dir / "worker.log"
-        self.ready = False
-        self.tsan_ready = False
-        self.tce_flags = None
-        self.tce_base = None
-        self.tsan_base = None
+        self.tree = Path(tree)
+        self.preset = preset
+        self.dir = Path(path)
+        self.log = self.dir.parent / f"{self.dir.name}.log"
+        self.lock = threading.Lock()
+        self.built = set()
 
-    # -- set-up -----------------------------------------------------------
+    def run(self, cmd, **kw):
+        return self.c.procs.run(cmd, self.log, **kw)
 
-    def run(self, cmd, log=None, **kw):
-        return self.c.procs.run(cmd, log or self.log, **kw)
-
-    def configure(self, build, preset):
-        """Configure build with preset and the worker's tree as the only
-        kernel tree (again after main.c changed: its hash is configured)."""
-        if (build / "CMakeCache.txt").exists():
-            cmd = ["cmake", build]
+    def configure(self):
+        if (self.dir / "CMakeCache.txt").exists():
+            cmd = ["cmake", self.dir]
         else:
-            cmd = ["cmake", "--preset", preset, "-S", self.c.repo, "-B", build,
+            cmd = ["cmake", "--preset", self.preset, "-S", self.c.repo, "-B", self.dir,
                    f"-DDPMFUZZ_KERNEL_TREES={self.tree}"]
         rc, _, _ = self.run(cmd, cwd=self.c.repo)
         return rc == 0
 
-    def make(self, build, targets):
-        rc, _, _ = self.run(["cmake", "--build", build, "-j", "1", "--target"] + targets)
-        return rc == 0
+    def make(self, targets, jobs=1):
+        """Configure (main.c's hash is part of the configuration) and build
+        targets; once per session for each target."""
+        with self.lock:
+            want = [t for t in targets if t not in self.built]
+            if not want:
+                return True
+            if not self.configure():
+                return False
+            rc, _, _ = self.run(["cmake", "--build", self.dir, "-j", str(jobs), "--target"] + want)
+            if rc:
+                return False
+            self.built.update(want)
+            return True
 
-    def setup(self):
-        """The worker's tree with the original main.c, its build, the
-        original's fuzz target kept aside (to run a killing input on the
-        unmutated tree), and the original's -O2 object for TCE."""
-        if self.ready:
-            return
-        self.dir.mkdir(parents=True, exist_ok=True)
-        copy_tree_files(self.c.pristine, self.tree)
-        write_if_changed(self.main, self.c.source_text)
-        if not self.configure(self.build, self.c.preset) or \
-                not self.make(self.build, [self.c.target, "dpmrepro"]):
-            raise RuntimeError(f"worker {self.n}: the unmutated tree does not build ({self.log}):\n"
-                               + tail(self.log))
-        orig = self.dir / "orig"
-        orig.mkdir(exist_ok=True)
-        shutil.copy2(self.target_bin(), orig / self.c.target)
-        self.tce_flags = self.tce_command()
-        ok, dump = self.tce_dump()
-        if not ok:
-            raise RuntimeError(f"worker {self.n}: the unmutated main.c does not compile for TCE:\n{dump}")
-        self.tce_base = dump
-        self.ready = True
+    def bin(self, name):
+        for sub in ("fuzzers", "tools", "stress"):
+            if (self.dir / sub / name).exists():
+                return self.dir / sub / name
+        return self.dir / "tools" / name
 
-    def target_bin(self):
-        return self.build / "fuzzers" / self.c.target
+    def main(self):
+        return os.path.realpath(self.tree / MAIN)
 
-    def compile_command(self, build):
-        db = json.loads((build / "compile_commands.json").read_text())
+    def compile_command(self):
+        db = json.loads((self.dir / "compile_commands.json").read_text())
         for e in db:
-            if os.path.realpath(e["file"]) == os.path.realpath(self.main):
+            if os.path.realpath(e["file"]) == self.main():
                 return e
-        raise RuntimeError(f"no compile command for {self.main} in {build}")
+        raise RuntimeError(f"no compile command for {self.main()} in {self.dir}")
 
-    def tce_command(self):
-        """main.c's compile command as the build has it, at -O2, without
-        debug information, sanitizers or coverage."""
-        e = self.compile_command(self.build)
-        words, out, skip = shlex.split(e["command"]), [], False
-        for w in words:
-            if skip:
-                skip = False
-                continue
-            if w == "-o":
-                skip = True
-                continue
-            if w.startswith(("-fsanitize", "-fno-sanitize", "-O", "-g", "-fprofile", "-fcoverage")):
-                continue
-            out.append(w)
-        return out + ["-O2", "-g0", "-w", "-o", str(self.dir / "tce.o")], e["directory"]
 
-    def tce_dump(self):
-        cmd, cwd = self.tce_flags
-        log = self.dir / "tce.log"
-        log.write_text("")
-        rc, _, _ = self.run(cmd, log=log, cwd=cwd)
-        if rc:
-            errs = [l for l in log.read_text(errors="replace").splitlines() if "error:" in l]
-            return False, "\n".join(errs[:3]) or tail(log, 5)
-        p = subprocess.run(["objdump", "-d", "-r", "-s", "-w", str(self.dir / "tce.o")],
-                           capture_output=True, text=True)
-        return True, "\n".join(l for l in p.stdout.splitlines()[2:])
+def tce_compile(build, source, obj, log, procs):
+    """source compiled as build compiles main.c, at -O2, without debug
+    information, sanitizers or coverage, a section per function and no
+    jump tables (a copy's code then compares with another's).  Returns
+    (ok, objdump text or the first errors)."""
+    e = build.compile_command()
+    words, out, skip = shlex.split(e["command"]), [], False
+    for w in words:
+        if skip:
+            skip = False
+            continue
+        if w == "-o":
+            skip = True
+            continue
+        if w.startswith(("-fsanitize", "-fno-sanitize", "-O", "-g", "-fprofile", "-fcoverage")):
+            continue
+        out.append(str(source) if os.path.realpath(w) == build.main() else w)
+    out += ["-O2", "-g0", "-w", "-ffunction-sections", "-fno-jump-tables",
+            "-fno-asynchronous-unwind-tables", "-o", str(obj)]
+    Path(log).write_text("")
+    rc, _, _ = procs.run(out, log, cwd=e["directory"])
+    if rc:
+        errs = [l for l in Path(log).read_text(errors="replace").splitlines() if "error:" in l]
+        return False, "\n".join(errs[:3]) or tail(log, 5)
+    p = subprocess.run(["objdump", "-d", "-r", "-w", str(obj)], capture_output=True, text=True)
+    return True, p.stdout
 
-    # -- one mutant -------------------------------------------------------
 
-    def mutant(self, m, text, mdir):
-        """Run mutant m (its main.c text; its directory mdir); returns the
-        result fields for the state."""
-        res = {"started": time.strftime("%Y-%m-%dT%H:%M:%S")}
-        t0 = time.monotonic()
-        try:
-            write_if_changed(self.main, text)
-            ok, dump = self.tce_dump()
-            if not ok:
-                res.update(status="did-not-build", by="compile error", message=dump)
-                return res
-            if dump == self.tce_base:
-                res.update(status="equivalent", by="TCE",
-                           message="the same -O2 object code as the unmutated main.c")
-                return res
-            if not self.configure(self.build, self.c.preset) or not self.make(self.build, [self.c.target]):
-                res.update(status="did-not-build", by="build", message=tail(self.log, 5))
-                return res
-            self.fuzz(m, mdir, res)
-            if res["status"] == "survived" and m["race"] and self.c.tsan_iterations:
-                self.tsan_stage(m, mdir, text, res)
-            return res
-        finally:
-            res["seconds"] = round(time.monotonic() - t0, 1)
+def function_code(dump):
+    """objdump's text of an object built by tce_compile(): each function's
+    code, its own name written SELF."""
+    secs, cur = {}, None
+    for line in dump.splitlines():
+        m = re.match(r"Disassembly of section \.text\.(\S+):", line)
+        if m:
+            cur = m.group(1)
+            secs[cur] = []
+            continue
+        if cur and line.strip():
+            secs[cur].append(line)
+    return {name: "\n".join(re.sub(re.escape(name) + r"\b", "SELF", l) for l in lines)
+            for name, lines in secs.items()}
 
-    def fuzz(self, m, mdir, res):
-        """The corpus, then T seconds of fuzzing; res gets the outcome."""
-        c = self.c
-        art = self.dir / "artifacts"
-        shutil.rmtree(art, ignore_errors=True)
-        art.mkdir(parents=True)
-        log = mdir / "fuzz.log"
-        t0 = time.monotonic()
-        # The corpus: every input once; the first that fails stops it.
-        if c.libfuzzer:
-            cmd = [self.target_bin(), f"-artifact_prefix={art}/", "-rss_limit_mb=2048", "-runs=0"] \
-                + c.fuzz_flags + [c.corpus]
-        else:
-            cmd = [self.target_bin(), c.corpus]
-        rc, secs, timed_out = self.run(cmd, log=log, env=self.env(), timeout=SLACK)
-        res["fuzz_seconds"] = round(secs, 1)
-        text = log.read_text(errors="replace")
-        if timed_out:
-            res.update(status="timed-out", by="TIMEOUT", stage="corpus",
-                       message=f"the corpus run outlived {SLACK} s")
-            return
-        k = killer(text)
-        if rc or k:
-            crash = self.artifact(art, text)
-            self.judge(crash, k or ("CRASH", f"exit {rc}"), "corpus", mdir, res)
-            return
-        if not c.libfuzzer or c.time == 0:
-            res.update(status="survived")
-            return
-        self.fuzz_fork(m, mdir, res, t0)
 
-    def env(self, symbolize=False):
-        """The fuzz target's environment: every knob on; stacks are not
-        symbolised while fuzzing (the report's ID and the sanitizer's
-        first line say what killed), only in the kill's own run."""
-        env = dict(os.environ, DPMFUZZ_FIX="all", TMPDIR=str(self.dir))
+class Stages:
+    """The stages, on the campaign's builds; thread-safe (each call runs
+    its own processes and writes only its mutant's directory)."""
+
+    def __init__(self, camp):
+        self.c = camp
+        self.tsan_base = None
+        self.tsan_lock = threading.Lock()
+
+    def env(self, num, symbolize=False):
+        """Every knob on and the mutant switched on; stacks are not
+        symbolised while fuzzing (the kill's own run is)."""
+        env = dict(os.environ, DPMFUZZ_FIX="all", DPMFUZZ_MUTANT=str(num), TMPDIR=str(self.c.out / "tmp"))
         if not symbolize:
             env["ASAN_OPTIONS"] = "symbolize=0:" + os.environ.get("ASAN_OPTIONS", "")
         return env
 
-    def fuzz_fork(self, m, mdir, res, t0):
-        """T seconds of libFuzzer in fork mode, which goes on after a
-        crash: each input it saves runs on the unmutated tree at once, and
-        the first that runs clean there kills the mutant (the others are
-        the harness's own findings, counted apart)."""
+    def run(self, cmd, log, **kw):
+        return self.c.procs.run(cmd, log, **kw)
+
+    # -- corpus -----------------------------------------------------------
+
+    def corpus(self, build, nums, logdir):
+        """dpmmutant over the corpus for the mutant numbers nums: {num:
+        (kind, input, what)} with kind clean, violation, timeout or died."""
+        logdir.mkdir(parents=True, exist_ok=True)
+        out = logdir / f"batch-{nums[0]}.out"
+        cmd = [build.bin("dpmmutant"), "--variant", self.c.variant, "--fix", "all", "--timeout",
+               str(self.c.input_timeout), "--log", logdir, ",".join(str(n) for n in nums), self.c.corpus]
+        env = self.env(0)
+        del env["DPMFUZZ_MUTANT"]
+        with open(out, "w") as f:
+            f.write("")
+        rc, _, timed_out = self.run(cmd, out, env=env, timeout=SLACK + len(nums) * 4 * self.c.input_timeout)
+        res = {}
+        for line in out.read_text(errors="replace").splitlines():
+            w = line.split()
+            if len(w) < 2 or not w[0].isdigit():
+                continue
+            if w[1] == "clean":
+                res[int(w[0])] = ("clean", "-", "")
+            elif w[1] == "violation" and len(w) == 4:
+                res[int(w[0])] = ("violation", w[3], w[2])
+            elif w[1] == "timeout" and len(w) == 3:
+                res[int(w[0])] = ("timeout", w[2], "")
+            elif w[1] == "died" and len(w) == 4:
+                res[int(w[0])] = ("died", w[2], w[3])
+        return res
+
+    def corpus_result(self, build, num, kind, inp, what, logdir, mdir):
+        """A result from dpmmutant's line for a mutant."""
+        res = {"stage": "corpus"}
+        log = logdir / f"{num}.log"
+        text = log.read_text(errors="replace") if log.exists() else ""
+        if log.exists():
+            shutil.move(str(log), mdir / "corpus.log")
+        if kind == "timeout":
+            res.update(status="timed-out", by="TIMEOUT",
+                       message=f"an input ran longer than {self.c.input_timeout} s")
+        elif kind == "violation":
+            k = killer(text) or (what, "")
+            res.update(status="killed", by=what, message=k[1][:300])
+        else:
+            k = killer(text) or ("LSAN leak" if what == "exit-23" else "CRASH", what)
+            res.update(status="killed", by=k[0], message=k[1][:300])
+        if inp != "-" and Path(inp).exists():
+            kept = mdir / ("input-" + Path(inp).name)
+            shutil.copyfile(inp, kept)
+            res["input"] = str(kept)
+            self.reproduce(build, num, kept, mdir, res)
+        else:
+            res["reproduced"] = None
+        return res
+
+    def regressions(self, build, num, mdir):
+        """The tree's shipped regressions (those whose '# Holds on:' names
+        its series), each as its ctest runs it: None when all pass."""
+        for f in self.c.regressions:
+            log = mdir / "regression.log"
+            cmd = [build.bin("dpmrepro"), "--variant", self.c.variant, "--check-regression",
+                   "--schedules", "200", "--tail", "40", f]
+            log.write_text("")
+            rc, secs, timed_out = self.run(cmd, log, env=self.env(num), timeout=SLACK)
+            if rc == 0 and not timed_out:
+                continue
+            text = log.read_text(errors="replace")
+            k = killer(text)
+            name = Path(f).name
+            last = [l for l in text.splitlines() if l.strip() and not l.startswith("$ ")]
+            msg = f"corpus/regressions: {name}: " + (k[1] if k else (last[-1] if last else f"exit {rc}"))
+            status = "timed-out" if timed_out else "killed"
+            return {"status": status, "by": "TIMEOUT" if timed_out else (k[0] if k else "REGRESSION"),
+                    "stage": "regressions", "message": msg[:300], "reproduced": True,
+                    "repro": self.command(num, cmd)}
+        return None
+
+    def command(self, num, cmd):
+        return f"DPMFUZZ_MUTANT={num} DPMFUZZ_FIX=all " + " ".join(shlex.quote(str(w)) for w in cmd)
+
+    def reproduce(self, build, num, crash, mdir, res):
+        """dpmrepro of the same build replays the input with the mutant on:
+        the same invariant or sanitizer report."""
+        cmd = [build.bin("dpmrepro"), "--variant", self.c.variant, "--fix", "all", "--bytes", crash]
+        res["repro"] = self.command(num, cmd)
+        if res["by"] == "TIMEOUT":
+            res["reproduced"] = None
+            return
+        log = mdir / "dpmrepro.log"
+        log.write_text("")
+        rc, _, timed_out = self.run(cmd + ["--tail", "40"], log, env=self.env(num, True), timeout=300)
+        k = killer(log.read_text(errors="replace"))
+        res["reproduced"] = bool(not timed_out and rc != 0 and k and k[0] == res["by"])
+
+    # -- check ------------------------------------------------------------
+
+    def check(self, build, num, mdir):
+        """dpmcheck at N <= check_devices, every knob on: None when clean."""
+        out = mdir / "check"
+        shutil.rmtree(out, ignore_errors=True)
+        log = mdir / "check.log"
+        log.write_text("")
+        cmd = [build.bin("dpmcheck"), "--variant", self.c.variant, "--fix", "all", "-n",
+               str(self.c.check_devices), "--json", "-q", "-o", out]
+        rc, secs, timed_out = self.run(cmd, log, env=self.env(num), timeout=self.c.check_timeout)
+        text = log.read_text(errors="replace")
+        if timed_out:
+            return {"status": "timed-out", "by": "TIMEOUT", "stage": "check", "check_seconds": round(secs, 1),
+                    "message": f"dpmcheck -n {self.c.check_devices} outlived {self.c.check_timeout} s"}
+        if rc == 0:
+            return None
+        found = {}
+        for line in text.splitlines():
+            if line.startswith("{"):
+                try:
+                    found = json.loads(line).get("smallest", {})
+                except ValueError:
+                    pass
+        k = killer(text)
+        if found:
+            inv = sorted(found)[0]
+            what = found[inv]
+            by, msg = inv, (what.get("message") if isinstance(what, dict) else str(what)) or ""
+        elif k:
+            by, msg = k
+        else:
+            by, msg = "CRASH", f"dpmcheck exit {rc}"
+        files = sorted(out.glob("*.scenario")) if out.exists() else []
+        res = {"status": "killed", "by": by, "stage": "check", "message": str(msg)[:300],
+               "check_seconds": round(secs, 1), "reproduced": rc == 1,
+               "repro": self.command(num, cmd[:-2] + ["-o", "DIR"])}
+        if files:
+            res["input"] = str(files[0])
+        return res
+
+    # -- fuzz -------------------------------------------------------------
+
+    def fuzz(self, build, num, mid, mdir):
+        """T seconds of libFuzzer in fork mode from the corpus (which goes
+        on after a crash); each input it saves runs with the mutant off,
+        and the first that runs clean so kills it (the others are the
+        harness's own findings, counted apart).  None when it survives."""
         c = self.c
-        art = self.dir / "artifacts"
-        shutil.rmtree(art, ignore_errors=True)
-        art.mkdir(parents=True)
-        scratch = self.dir / "corpus"
-        shutil.rmtree(scratch, ignore_errors=True)
-        scratch.mkdir()
-        seed = 1 + zlib.crc32(m["id"].encode()) % (1 << 30)
-        cmd = [self.target_bin(), "-fork=1", "-ignore_crashes=1", "-ignore_timeouts=1", "-ignore_ooms=1",
+        art = mdir / "artifacts"
+        scratch = mdir / "fuzz-corpus"
+        for d in (art, scratch):
+            shutil.rmtree(d, ignore_errors=True)
+            d.mkdir(parents=True)
+        target = build.bin(c.target)
+        seed = 1 + zlib.crc32(mid.encode()) % (1 << 30)
+        cmd = [target, "-fork=1", "-ignore_crashes=1", "-ignore_timeouts=1", "-ignore_ooms=1",
                f"-artifact_prefix={art}/", "-rss_limit_mb=2048", f"-seed={seed}",
                f"-max_total_time={c.time}"] + c.fuzz_flags + [scratch, c.corpus]
         log = mdir / "fuzz.log"
+        log.write_text("")
         seen, found, baseline = set(), [], []
+        t0 = time.monotonic()
 
         def poll():
             for f in sorted(art.glob("*")):
                 if f.name in seen or f.name.endswith(".tmp"):
                     continue
                 seen.add(f.name)
-                if self.clean_on_orig(f, mdir):
+                rc, _, timed_out = self.run([target] + SINGLE + [f], mdir / "orig.log", env=self.env(0),
+                                            timeout=120)
+                if rc == 0 and not timed_out:
                     found.append((f, time.monotonic() - t0))
                     return True
                 baseline.append(f.name)
             return False
-        rc, secs, timed_out = self.run(cmd, log=log, env=self.env(), timeout=c.time + SLACK, poll=poll)
+        self.run(cmd, log, env=self.env(num), timeout=c.time + SLACK, poll=poll)
         if not found:
             poll()
-        res["fuzz_seconds"] = round(time.monotonic() - t0, 1)
+        res = {"fuzz_seconds": round(time.monotonic() - t0, 1)}
         if baseline:
             kept = []
             for name in baseline[:3]:
                 shutil.copyfile(art / name, mdir / ("baseline-" + name))
                 kept.append(str(mdir / ("baseline-" + name)))
             res.update(baseline_inputs=len(baseline), baseline_examples=kept)
+        shutil.rmtree(scratch, ignore_errors=True)
         if not found:
-            res.update(status="survived")
-            return
+            return None, res
         crash, when = found[0]
-        # The mutant's own report of the input (fork mode keeps it in a
-        # job's log): one more run.
-        klog = mdir / "kill.log"
-        self.run([self.target_bin()] + self.single_flags() + [crash], log=klog, env=self.env(True),
-                 timeout=120)
-        k = killer(klog.read_text(errors="replace")) or ("CRASH", "a crash in fork mode")
-        self.judge(crash, k, "fuzz", mdir, res, checked=True)
-        res["fuzz_seconds"] = round(when, 1)
-
-    def clean_on_orig(self, f, mdir):
-        rc, _, timed_out = self.run([self.dir / "orig" / self.c.target] + self.single_flags() + [f],
-                                    log=mdir / "orig.log", env=self.env(), timeout=120)
-        return rc == 0 and not timed_out
-
-    def judge(self, crash, k, stage, mdir, res, checked=False):
-        """A failing input: the mutant's, if the unmutated tree runs it
-        clean; then dpmrepro replays it."""
-        by, msg = k
-        res.update(by=by, message=msg[:300], stage=stage)
-        if crash is None:
-            res.update(status="killed", reproduced=False, note="no input was saved")
-            return
         kept = mdir / ("input-" + crash.name)
         shutil.copyfile(crash, kept)
-        res["input"] = str(kept)
-        if not checked and not self.clean_on_orig(kept, mdir):
-            res.update(status="baseline-fails",
-                       message=f"the unmutated tree fails on this input too ({mdir / 'orig.log'})")
-            return
-        res["status"] = "timed-out" if by == "TIMEOUT" else "killed"
-        self.reproduce(kept, mdir, res)
+        klog = mdir / "kill.log"
+        klog.write_text("")
+        self.run([target] + SINGLE + [kept], klog, env=self.env(num, True), timeout=120)
+        by, msg = killer(klog.read_text(errors="replace")) or ("CRASH", "a crash in fork mode")
+        res.update(status="timed-out" if by == "TIMEOUT" else "killed", by=by, message=msg[:300],
+                   stage="fuzz", input=str(kept), fuzz_seconds=round(when, 1))
+        self.reproduce(build, num, kept, mdir, res)
+        return res, res
 
-    def single_flags(self):
-        return ["-timeout=60", "-rss_limit_mb=2048", "-runs=1"] if self.c.libfuzzer else []
+    # -- tsan -------------------------------------------------------------
 
-    def artifact(self, art, text):
-        """The input that failed: libFuzzer's artifact, or the replay
-        driver's last 'Running:' input."""
-        files = sorted(art.glob("*"))
-        if files:
-            return files[0]
-        runs = re.findall(r"^Running: (.*)$", text, re.M)
-        return Path(runs[-1]) if runs else None
-
-    def reproduce(self, crash, mdir, res):
-        """dpmrepro, built in the same directory, replays the input: the
-        same invariant (or sanitizer report)."""
+    def tsan_command(self, build, out):
         c = self.c
-        cmd = ["dpmrepro", "--variant", c.variant, "--fix", "all", "--bytes", str(crash)]
-        res["repro"] = (f"cmake --preset {c.preset} -B BUILD -DDPMFUZZ_KERNEL_TREES={mdir / 'tree'} && "
-                        f"cmake --build BUILD --target dpmrepro && BUILD/tools/"
-                        + " ".join(shlex.quote(w) for w in cmd))
-        if res["by"] == "TIMEOUT":
-            res["reproduced"] = None
-            return
-        if not self.make(self.build, ["dpmrepro"]):
-            res["reproduced"] = False
-            return
-        log = mdir / "dpmrepro.log"
-        rc, _, timed_out = self.run([self.build / "tools" / "dpmrepro"] + cmd[1:] + ["--tail", "40"],
-                                    log=log, timeout=300)
-        k = killer(log.read_text(errors="replace"))
-        res["reproduced"] = bool(not timed_out and rc != 0 and k and k[0] == res["by"])
-
-    # -- ThreadSanitizer --------------------------------------------------
-
-    def tsan_command(self, out):
-        c = self.c
-        return [self.tsan / "stress" / "dpmstress", "--variant", c.variant, "--engine", "threads",
+        return [build.bin("dpmstress"), "--variant", c.variant, "--engine", "threads",
                 "--fix", "all", "--iterations", str(c.tsan_iterations), "--seed", "1",
                 "--search", "0", "--out", out]
 
-    def tsan_env(self):
-        return dict(os.environ, TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1 "
+    def tsan_env(self, num):
+        return dict(self.env(num), TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1 "
                     + os.environ.get("TSAN_OPTIONS", ""))
 
-    def tsan_build(self):
-        return self.configure(self.tsan, "tsan") and self.make(self.tsan, ["dpmstress"])
-
-    def tsan_baseline(self):
-        """The races the unmutated tree shows with the same command (three
-        runs), as (function, line text) pairs."""
-        if self.tsan_base is not None:
-            return self.tsan_base
-        write_if_changed(self.main, self.c.source_text)
-        if not self.tsan_build():
-            raise RuntimeError(f"worker {self.n}: the tsan build failed ({self.log})")
-        sigs = set()
-        for i in range(3):
-            log = self.dir / f"tsan-baseline-{i}.log"
-            log.write_text("")
-            self.run(self.tsan_command(self.dir / "tsan-out"), log=log, env=self.tsan_env(),
-                     timeout=1800)
-            sigs |= self.signatures(log.read_text(errors="replace"), self.c.source_text)
-        self.tsan_base = sigs
-        return sigs
-
-    def signatures(self, text, main_text):
+    def signatures(self, build, text, main_text):
         lines = main_text.decode("utf-8", "replace").splitlines()
-        return {race_signature(a, lines) for a in tsan_reports(text, os.path.realpath(self.main))}
+        return {race_signature(a, lines) for a in tsan_reports(text, build.main())}
 
-    def tsan_stage(self, m, mdir, text, res):
-        base = self.tsan_baseline()
-        write_if_changed(self.main, text)
-        if not self.tsan_build():
-            res.update(status="did-not-build", by="tsan build", message=tail(self.log, 5))
-            return
+    def tsan_baseline(self, build):
+        """The races the unmutated code shows with the same command (three
+        runs), as (function, line text) pairs."""
+        with self.tsan_lock:
+            if self.tsan_base is None:
+                sigs = set()
+                d = self.c.out / "tsan-baseline"
+                d.mkdir(parents=True, exist_ok=True)
+                for i in range(3):
+                    log = d / f"run-{i}.log"
+                    log.write_text("")
+                    self.run(self.tsan_command(build, d / "out"), log, env=self.tsan_env(0), timeout=1800)
+                    sigs |= self.signatures(build, log.read_text(errors="replace"), self.c.source_text)
+                self.tsan_base = sigs
+            return self.tsan_base
+
+    def tsan(self, build, num, rec, text, mdir):
+        """None when it survives."""
+        base = self.tsan_baseline(build)
         log = mdir / "tsan.log"
+        log.write_text("")
         out = mdir / "tsan-out"
         out.mkdir(exist_ok=True)
-        cmd = self.tsan_command(out)
-        rc, secs, timed_out = self.run(cmd, log=log, env=self.tsan_env(), timeout=1800)
-        res["tsan_seconds"] = round(secs, 1)
+        cmd = self.tsan_command(build, out)
+        rc, secs, timed_out = self.run(cmd, log, env=self.tsan_env(num), timeout=1800)
         out_text = log.read_text(errors="replace")
-        repro = (f"cmake --preset tsan -B BUILD -DDPMFUZZ_KERNEL_TREES={mdir / 'tree'} && "
-                 f"cmake --build BUILD --target dpmstress && BUILD/stress/"
-                 + " ".join(shlex.quote(str(w)) for w in cmd[1:]))
+        repro = self.command(num, cmd)
         k = killer(out_text)
+        res = {"tsan_seconds": round(secs, 1), "stage": "tsan", "repro": repro, "reproduced": None}
         if timed_out or rc == 3 or k:
-            by, msg = ("LIVENESS", "the threads watchdog ended a run") if rc == 3 or timed_out \
-                else k
-            res.update(status="killed", by=by, message=msg[:300], stage="tsan", repro=repro,
-                       reproduced=None)
-            return
-        changed = set(m["changed_lines"])
+            by, msg = ("LIVENESS", "the threads watchdog ended a run") if rc == 3 or timed_out else k
+            res.update(status="killed", by=by, message=msg[:300])
+            return res
+        changed = set(rec["changed_lines"])
         lines = text.decode("utf-8", "replace").splitlines()
-        reports = tsan_reports(out_text, os.path.realpath(self.main))
-        res["tsan_races"] = len(reports)
+        reports = tsan_reports(out_text, build.main())
         for accesses in reports:
             sig = race_signature(accesses, lines)
             if sig in base or not any(ln in changed for _, ln in accesses):
                 continue
             where = ", ".join(f"{fn}() main.c:{ln}" for fn, ln in accesses)
-            res.update(status="killed", by="TSAN data race", stage="tsan", repro=repro,
-                       message=f"a data race the unmutated tree does not show: {where}",
-                       reproduced=None)
-            return
+            res.update(status="killed", by="TSAN data race",
+                       message=f"a data race the unmutated code does not show: {where}")
+            return res
+        return None
+
+
+SINGLE = ["-timeout=60", "-rss_limit_mb=2048", "-runs=1"]
