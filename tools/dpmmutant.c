@@ -231,16 +231,16 @@ static void child(int id, const struct run_opts *o, const struct dpm_env *env,
 	_exit(0);
 }
 
-int main(int argc, char **argv)
+struct args {
+	const char *variant, *fix, *logdir;
+	long long timeout;
+};
+
+static void parse_args(int argc, char **argv, struct args *a)
 {
-	const char *variant = NULL, *fix = "all", *logdir = NULL, *arg, *bad;
-	char err[512], status[64], logpath[4096];
-	long long timeout = 10;
-	struct run_opts o = { 0 };
-	struct dpm_env env;
-	volatile struct shared *sh;
-	size_t badlen;
-	int c, *ids, nids;
+	char err[512];
+	const char *arg;
+	int c;
 
 	while ((c = cli_next(&program, argc, argv, &arg, err, sizeof(err))) != CLI_END) {
 		switch (c) {
@@ -248,27 +248,46 @@ int main(int argc, char **argv)
 			cli_die(program.name, "%s", err);
 		case CLI_HELP:
 			cli_help(&program, stdout);
-			return 0;
+			exit(0);
 		case CLI_VERSION:
 			cli_version(&program, stdout);
-			return 0;
+			exit(0);
 		case OPT_VARIANT:
-			variant = arg;
+			a->variant = arg;
 			break;
 		case OPT_FIX:
-			fix = arg;
+			a->fix = arg;
 			break;
 		case OPT_TIMEOUT:
-			if (cli_number("--timeout", arg, 1, 86400, &timeout, err, sizeof(err)))
+			if (cli_number("--timeout", arg, 1, 86400, &a->timeout, err, sizeof(err)))
 				cli_die(program.name, "%s", err);
 			break;
 		case OPT_LOG:
 			if (cli_path("--log", arg, err, sizeof(err)))
 				cli_die(program.name, "%s", err);
-			logdir = arg;
+			a->logdir = arg;
 			break;
 		}
 	}
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { NULL, "all", NULL, 10 };
+	const char *variant, *fix, *logdir, *bad;
+	char err[512], status[64], logpath[4096];
+	long long timeout;
+	struct run_opts o = { 0 };
+	struct dpm_env env;
+	volatile struct shared *sh;
+	size_t badlen;
+	int *ids, nids;
+
+	parse_args(argc, argv, &a);
+	variant = a.variant;
+	fix = a.fix;
+	logdir = a.logdir;
+	timeout = a.timeout;
 	if (!variant)
 		cli_die(program.name, "--variant NAME is required (the kernel variant of the schemata build)");
 	o.variant = variant_find(variant);

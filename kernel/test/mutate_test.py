@@ -15,7 +15,9 @@ resumed by the same command.  Then:
     changed list that function's mutants and no other;
   - bad input (an unknown function, an unknown operator, a damaged
     campaign directory, a diff that is not one of main.c) is one line on
-    stderr and exit 2.
+    stderr and exit 2;
+  - the first mutant built on its own (--own-build: the way a mutant the
+    schemata cannot express goes) is killed by the same invariant.
 
   mutate_test.py DPMMUTATE DPMREPRO TREE OUTDIR
 
@@ -137,6 +139,23 @@ def check_diff_mode(tool, tree, out):
     return bad
 
 
+def check_own_build(tool, tree, out, mid, want):
+    """The same mutant built on its own (--own-build, the way a mutant the
+    schemata cannot express goes) is killed by the same invariant."""
+    camp = Path(out) / "own-campaign"
+    (camp / "state.json").unlink(missing_ok=True)
+    p = subprocess.run([tool, tree, "--preset", "dev", "-t", "0", "--tsan-iterations", "0", "--check-devices", "0",
+                        "--own-build", "--mutant", mid, "-o", str(camp)], capture_output=True, text=True)
+    r = json.loads((camp / "report.json").read_text()) if (camp / "report.json").exists() else {}
+    got = r.get("mutants", {}).get(mid, {})
+    if p.returncode or got.get("status") != "killed" or got.get("by") != want or r.get("own_builds") != 1:
+        print(f"mutate_test: FAIL --own-build {mid}: exit {p.returncode}, {got.get('status')} by {got.get('by')}, "
+              f"{r.get('own_builds')} own build(s)\n{p.stdout[-2000:]}{p.stderr}")
+        return 1
+    print(f"mutate_test: ok   --own-build {mid}: killed by {want} in a build of its own")
+    return 0
+
+
 def check_bad_input(tool, tree, out):
     junk = Path(out) / "damaged"
     junk.mkdir(exist_ok=True)
@@ -211,6 +230,7 @@ def main(argv):
     bad += check_regressions(tool, dpmrepro, s, out)
     bad += check_diff_mode(tool, tree, out)
     bad += check_bad_input(tool, tree, out)
+    bad += check_own_build(tool, tree, out, *EXPECT[s][0])
     return 1 if bad else 0
 
 

@@ -42,10 +42,12 @@ def summarise(c):
             killers[res["by"]] = killers.get(res["by"], 0) + 1
             stages_[res.get("stage", "?")] = stages_.get(res.get("stage", "?"), 0) + 1
     seconds = sum(s.get("seconds", 0) for s in c.state["sessions"])
+    ran = sum(1 for i in ids if status(c, i) not in ("pending",))
     cpu = sum(r.get("seconds", 0) for i, r in c.state["results"].items() if i in c.mutants)
     return {
         "kernel": c.version, "tree": str(c.tree), "main_sha256": c.main_sha, "variant": c.variant,
         "preset": c.preset, "time": c.time, "tsan_iterations": c.tsan_iterations,
+        "check_devices": c.check_devices,
         "functions": {n: f for n, f in c.facts}, "mutated": sorted(by_fn),
         "total": tally(c, ids),
         "operators": {op: tally(c, by_op[op]) for op in sorted(by_op, key=op_order)},
@@ -53,6 +55,11 @@ def summarise(c):
         "killed_by": dict(sorted(killers.items(), key=lambda kv: -kv[1])),
         "kill_stage": stages_,
         "wall_seconds": round(seconds, 1), "mutant_seconds": round(cpu, 1),
+        "per_minute": round(ran / seconds * 60, 1) if seconds else None,
+        "stages": c.state.get("stages", {}),
+        "own_builds": sum(1 for i in ids if c.state["results"].get(i, {}).get("own_build")
+                          or i in getattr(c, "own", {})),
+        "duplicates": sum(1 for i in ids if c.state["results"].get(i, {}).get("duplicate_of")),
         "sessions": len(c.state["sessions"]), "duplicates_dropped": c.duplicates,
         "baseline_inputs": sum(c.state["results"].get(i, {}).get("baseline_inputs", 0) for i in ids),
     }
@@ -69,7 +76,7 @@ def headline(s):
     return (f"kernel {s['kernel']}: {t['mutants']} mutants: {t['killed']} killed, {t['timed-out']} timed out, "
             f"{t['survived']} survived, {t['equivalent']} equivalent, {t['did-not-build']} did not build, "
             f"{t['baseline-fails']} baseline fails, {t['pending']} not run; score {score} "
-            f"({s['wall_seconds']} s wall in {s['sessions']} session(s))")
+            f"({s['wall_seconds']} s wall in {s['sessions']} session(s), {s['per_minute']} mutants a minute)")
 
 
 def hms(sec):
@@ -100,18 +107,24 @@ def sections(c, s):
     t = s["total"]
     out = [("Summary", "text", [
         f"Tree {s['tree']} (kernel {s['kernel']}, main.c sha256 {s['main_sha256'][:16]}...), variant "
-        f"{s['variant']}; workers built with the {s['preset']} preset; {s['time']} s of fuzzing per mutant "
-        f"(0: the shipped corpus only); {s['tsan_iterations']} dpmstress scenarios under ThreadSanitizer "
+        f"{s['variant']}; the schemata built with the {s['preset']} preset (and dev, tsan); dpmcheck up to "
+        f"{s['check_devices']} devices; {s['time']} s of fuzzing for each survivor of the cheaper stages "
+        f"(0: none); {s['tsan_iterations']} dpmstress scenarios under ThreadSanitizer "
         "for a race operator's survivor.",
         f"Mutation score: **{t['score']}%** ({t['detected']} of "
         f"{t['mutants'] - t['equivalent'] - t['did-not-build'] - t['baseline-fails'] - t['pending']} "
         f"non-equivalent mutants detected: {t['killed']} killed, {t['timed-out']} timed out); "
         f"{t['survived']} survived, {t['equivalent']} equivalent (same -O2 object code), "
         f"{t['did-not-build']} did not build, {t['baseline-fails']} baseline fails, {t['pending']} not run yet; "
-        f"{s['duplicates_dropped']} mutants that repeated another's text were dropped.",
-        f"Wall time {hms(s['wall_seconds'])} in {s['sessions']} session(s); the mutants' own time "
-        f"{hms(s['mutant_seconds'])}.",
+        f"{s['duplicates']} took the outcome of another mutant whose code they compile to; "
+        f"{s['own_builds']} needed a build of their own (outside the schemata).",
+        f"Wall time {hms(s['wall_seconds'])} in {s['sessions']} session(s), {s['per_minute']} mutants a minute, "
+        f"set-up included; the mutants' own time {hms(s['mutant_seconds'])}.",
     ])]
+    out.append(("Stages", "table", (["stage", "mutants run through it", "killed there", "wall seconds"],
+                                    [[k, v["mutants"], s["kill_stage"].get(k, 0) +
+                                      (s["kill_stage"].get("regressions", 0) if k == "check" else 0), v["seconds"]]
+                                     for k, v in s["stages"].items()])))
     out.append(("Functions", "table", (["function", "why it is mutated (the call that does it, or the function of main.c that does)"],
                                        [[n, "; ".join(f"{k}: {v}" for k, v in f.items())]
                                         for n, f in s["functions"].items()])))
