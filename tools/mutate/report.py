@@ -73,6 +73,8 @@ def op_order(op):
 def headline(s):
     t = s["total"]
     score = f"{t['score']}%" if t["score"] is not None else "n/a"
+    if t["pending"] and t["score"] is not None:
+        score += f" of the mutants decided so far ({t['pending']} not run)"
     return (f"kernel {s['kernel']}: {t['mutants']} mutants: {t['killed']} killed, {t['timed-out']} timed out, "
             f"{t['survived']} survived, {t['equivalent']} equivalent, {t['did-not-build']} did not build, "
             f"{t['baseline-fails']} baseline fails, {t['pending']} not run; score {score} "
