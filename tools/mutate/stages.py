@@ -31,6 +31,8 @@ import time
 import zlib
 from pathlib import Path
 
+from schemata import base_name
+
 # The files of a tree the kernel variant's build reads (kernel/CMakeLists.txt:
 # the Makefile for the version; main.c with its base.h and power.h, which
 # kernel/rt includes too).
@@ -117,25 +119,13 @@ def tail(path, n=30):
         return ""
 
 
-def copy_tree_files(src, dst, link_from=None):
+def copy_tree_files(src, dst):
     """The files of TREE_FILES from src into dst (a file already there
-    with the same bytes is left alone: the build goes by its time); hard
-    links to link_from's copies for the files the mutants share when it is
-    given."""
+    with the same bytes is left alone: the build goes by its time)."""
     for f in TREE_FILES:
         d = Path(dst) / f
         d.parent.mkdir(parents=True, exist_ok=True)
-        data = (Path(src) / f).read_bytes()
-        if d.exists() and d.read_bytes() == data:
-            continue
-        d.unlink(missing_ok=True)
-        if link_from and f != MAIN:
-            try:
-                os.link(Path(link_from) / f, d)
-                continue
-            except OSError:
-                pass
-        write_if_changed(d, data)
+        write_if_changed(d, (Path(src) / f).read_bytes())
 
 
 def write_if_changed(path, data):
@@ -195,7 +185,7 @@ def race_signature(accesses, lines):
     """A race as the functions and the source text of main.c's accesses:
     the same race whatever the line numbers of the file it came from, and
     whichever copy of a function in a schemata build made it."""
-    return tuple(sorted((re.sub(r"__dpm_m\d+$", "", fn), lines[ln - 1].strip() if 0 < ln <= len(lines) else "?")
+    return tuple(sorted((base_name(fn), lines[ln - 1].strip() if 0 < ln <= len(lines) else "?")
                         for fn, ln in accesses))
 
 
@@ -315,9 +305,13 @@ class Stages:
         self.tsan_lock = threading.Lock()
 
     def env(self, num, symbolize=False):
-        """Every knob on and the mutant switched on; stacks are not
-        symbolised while fuzzing (the kill's own run is)."""
-        env = dict(os.environ, DPMFUZZ_FIX="all", DPMFUZZ_MUTANT=str(num), TMPDIR=str(self.c.out / "tmp"))
+        """Every knob on and the mutant switched on (num None: left to the
+        program, dpmmutant); stacks are not symbolised while fuzzing (the
+        kill's own run is)."""
+        env = dict(os.environ, DPMFUZZ_FIX="all", TMPDIR=str(self.c.out / "tmp"))
+        env.pop("DPMFUZZ_MUTANT", None)
+        if num is not None:
+            env["DPMFUZZ_MUTANT"] = str(num)
         if not symbolize:
             env["ASAN_OPTIONS"] = "symbolize=0:" + os.environ.get("ASAN_OPTIONS", "")
         return env
@@ -334,8 +328,7 @@ class Stages:
         out = logdir / f"batch-{nums[0]}.out"
         cmd = [build.bin("dpmmutant"), "--variant", self.c.variant, "--fix", "all", "--timeout",
                str(self.c.input_timeout), "--log", logdir, ",".join(str(n) for n in nums), self.c.corpus]
-        env = self.env(0)
-        del env["DPMFUZZ_MUTANT"]
+        env = self.env(None)
         with open(out, "w") as f:
             f.write("")
         rc, _, timed_out = self.run(cmd, out, env=env, timeout=SLACK + len(nums) * 4 * self.c.input_timeout)
