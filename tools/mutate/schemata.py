@@ -146,4 +146,6 @@ def generate(source, mutants, ids, tce=False):
     for at, _, data in sorted(inserts, key=lambda x: (x[0], x[1]), reverse=True):
         out[at:at] = data
     # The host's switch, declared on main.c's first line.
-    return b"int dpmk_host_mutant(void); " + bytes(out), left_out
+    last = max((ids[m.id] for m in mutants if m.id not in left_out), default=0)
+    head = b"int dpmk_host_mutant(void); extern const int dpmk_schemata_last; const int dpmk_schemata_last = %d; " % last
+    return head + bytes(out), left_out

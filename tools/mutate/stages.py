@@ -119,10 +119,13 @@ def tail(path, n=30):
         return ""
 
 
-def copy_tree_files(src, dst):
-    """The files of TREE_FILES from src into dst (a file already there
-    with the same bytes is left alone: the build goes by its time)."""
+def copy_tree_files(src, dst, but=()):
+    """The files of TREE_FILES from src into dst, but those named in but
+    (a file already there with the same bytes is left alone: the build
+    goes by its time)."""
     for f in TREE_FILES:
+        if f in but:
+            continue
         d = Path(dst) / f
         d.parent.mkdir(parents=True, exist_ok=True)
         write_if_changed(d, (Path(src) / f).read_bytes())
