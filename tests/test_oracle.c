@@ -22,7 +22,7 @@ static int parent[4] = { -1, P, C, -1 };
 /* One oracle event: device, phase, kind. */
 enum ek { START, END_OK, END_ERR, GONE, PBEGIN, PEND, TBEGIN, TEND_OK, TEND_ERR,
 	  DC, DR, HANDLED, SKIP, WAKE, TEND_BUSY, ADDED, POS, PBEGIN_AS,
-	  STARTF, FAILED };
+	  STARTF, FAILED, FSTEP };
 
 struct ev {
 	enum ek k;
@@ -30,7 +30,8 @@ struct ev {
 	enum pm_phase ph;
 	int a;			/* SKIP: enum pm_skip; POS: the position;
 				 * PBEGIN_AS: 1 + enum pm_resume_kind;
-				 * STARTF: EV_FACT_* */
+				 * STARTF: EV_FACT_*; FSTEP: the failed
+				 * step's phase, and ph the phase now */
 };
 
 static const struct ev *evs;
@@ -84,6 +85,12 @@ static void feed(void *arg)
 		case FAILED: {
 			struct dpm_event ev = { EV_FAILED_DEV, e->dev, e->ph, 0, 0,
 						0, e->dev >= 0 ? names[e->dev] : "nobody" };
+
+			dpm_publish(&ev);
+			break;
+		}
+		case FSTEP: {
+			struct dpm_event ev = { EV_FAILED_STEP, -1, e->ph, 0, e->a };
 
 			dpm_publish(&ev);
 			break;
@@ -893,6 +900,84 @@ static void test_wakeup_stats_rules(void)
 	EXPECT_CONTAINS(oracle_result()->msg, "no callback of it failed");
 	EXPECT_EQ(JUDGE(failed_other_phase, true), INV_STATS);
 	EXPECT_EQ(JUDGE(failed_unknown, true), INV_STATS);
+	/* STATS, the other way: a failure is recorded, device and step,
+	 * before its phase returns. */
+	static bool may_async[4];
+
+	modern_cfg.stats = true;
+	modern_cfg.may_async = may_async;
+	/* G alone (the others need no PM): it may sleep by itself. */
+	exempt[P] = exempt[C] = exempt[X] = true;
+#define FAIL_IN(ph) { PBEGIN, 0, ph }, { START, G, ph }, { END_ERR, G, ph }
+	/* G suspended through noirq, for a resume side failure. */
+#define DOWN \
+	{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND), \
+	{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE }, \
+	CB(G, PH_SUSPEND_LATE), { PEND, 0, PH_SUSPEND_LATE }, \
+	{ PBEGIN, 0, PH_SUSPEND_NOIRQ }, CB(G, PH_SUSPEND_NOIRQ), \
+	{ PEND, 0, PH_SUSPEND_NOIRQ }
+	static const struct ev rec_both[] = {
+		{ TBEGIN }, FAIL_IN(PH_SUSPEND), { FAILED, G, PH_SUSPEND },
+		{ FSTEP, -1, PH_SUSPEND, PH_SUSPEND }, { PEND, 0, PH_SUSPEND },
+	};
+	static const struct ev rec_both_resume[] = {
+		DOWN, FAIL_IN(PH_RESUME_NOIRQ), { FAILED, G, PH_RESUME_NOIRQ },
+		{ FSTEP, -1, PH_RESUME_NOIRQ, PH_RESUME_NOIRQ },
+		{ PEND, 0, PH_RESUME_NOIRQ },
+	};
+	static const struct ev rec_no_dev[] = {
+		{ TBEGIN }, FAIL_IN(PH_SUSPEND_LATE),
+		{ FSTEP, -1, PH_SUSPEND_LATE, PH_SUSPEND_LATE },
+		{ PEND, 0, PH_SUSPEND_LATE },
+	};
+	static const struct ev rec_no_step[] = {
+		{ TBEGIN }, FAIL_IN(PH_SUSPEND_NOIRQ), { FAILED, G, PH_SUSPEND_NOIRQ },
+		{ PEND, 0, PH_SUSPEND_NOIRQ },
+	};
+	static const struct ev rec_resume_none[] = {
+		DOWN, FAIL_IN(PH_RESUME_NOIRQ), { PEND, 0, PH_RESUME_NOIRQ },
+	};
+	static const struct ev step_no_failure[] = {
+		DOWN, { PBEGIN, 0, PH_RESUME_NOIRQ }, CB(G, PH_RESUME_NOIRQ),
+		{ FSTEP, -1, PH_RESUME_NOIRQ, PH_RESUME_NOIRQ },
+	};
+	static const struct ev step_other_phase[] = {
+		{ TBEGIN }, FAIL_IN(PH_SUSPEND), { FAILED, G, PH_SUSPEND },
+		{ FSTEP, -1, PH_SUSPEND, PH_SUSPEND_LATE },
+	};
+	static const struct ev step_prepare_after[] = {
+		{ TBEGIN }, FAIL_IN(PH_PREPARE), { PEND, 0, PH_PREPARE },
+		{ FSTEP, -1, -1, PH_PREPARE }, { PBEGIN, 0, PH_COMPLETE },
+	};
+	static const struct ev step_woken[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { WAKE },
+		{ FSTEP, -1, PH_SUSPEND, PH_SUSPEND }, { PEND, 0, PH_SUSPEND },
+	};
+	EXPECT_EQ(JUDGE(rec_both, true), -1);
+	EXPECT_EQ(JUDGE(rec_both_resume, true), -1);
+	EXPECT_EQ(JUDGE(rec_no_dev, true), INV_STATS);
+	EXPECT_CONTAINS(oracle_result()->msg, "did not record it in suspend_stats");
+	EXPECT_EQ(JUDGE(rec_no_step, true), INV_STATS);
+	EXPECT_CONTAINS(oracle_result()->msg, "as the failed step");
+	EXPECT_EQ(JUDGE(rec_resume_none, true), INV_STATS);
+	EXPECT_EQ(JUDGE(step_no_failure, true), INV_STATS);
+	EXPECT_CONTAINS(oracle_result()->msg, "but no callback failed there");
+	EXPECT_EQ(JUDGE(step_other_phase, true), INV_STATS);
+	EXPECT_CONTAINS(oracle_result()->msg, "during suspend");
+	EXPECT_EQ(JUDGE(step_prepare_after, true), -1);
+	EXPECT_EQ(JUDGE(step_woken, true), -1);
+	/* An async job's resume failure need not be recorded (no tree
+	 * before 7839d0078e0d does); a suspend one must. */
+	may_async[G] = true;
+	EXPECT_EQ(JUDGE(rec_resume_none, true), -1);
+	EXPECT_EQ(JUDGE(rec_no_step, true), INV_STATS);
+	may_async[G] = false;
+	modern_cfg.stats = false;
+	EXPECT_EQ(JUDGE(rec_resume_none, true), -1);
+	modern_cfg.may_async = NULL;
+	exempt[P] = exempt[C] = exempt[X] = false;
+#undef FAIL_IN
+#undef DOWN
 	/* SKIP: a smart-suspend device whose late suspend was skipped and
 	 * which the aborted noirq phase took in hand without suspending it
 	 * stays in suspend through a plain early resume. */

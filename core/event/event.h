@@ -109,6 +109,10 @@ enum pm_ev_kind {
 				 * name), phase: the phase in progress:
 				 * main.c recorded dev in suspend_stats as
 				 * a device that failed (dpm_save_failed_dev()) */
+	EV_FAILED_STEP,		/* phase: the phase in progress, a: the
+				 * phase main.c recorded in suspend_stats as
+				 * the step that failed (dpm_save_failed_step();
+				 * -1: a step that is no phase of main.c's) */
 	NR_EV_KINDS
 };
 

@@ -70,6 +70,8 @@ struct dstate {
 	unsigned int ran;	/* phases whose callback ran this transition */
 	unsigned int failed;	/* phases whose callback failed this
 				 * transition (STATS) */
+	unsigned int recorded;	/* phases in which main.c recorded it in
+				 * suspend_stats (STATS) */
 };
 
 static struct oracle_config cfg;
@@ -84,6 +86,11 @@ static int ndlinks, dlinks_cap;
 static bool in_transition;
 static bool suspend_failed;
 static bool wakeup_abort;	/* a wake-up event aborted this transition */
+/* STATS: the phases main.c recorded as failed steps this transition, and
+ * the phase that ended last (a step may be recorded right after it:
+ * dpm_suspend_start() records a failed prepare). */
+static unsigned int steps_recorded;
+static int last_ended = -1;
 /* Bit e: a suspend-side callback returned -e; e up to the kernel's
  * MAX_ERRNO, the text format's limit (EPROTO, 71, is in real logs). */
 #define ERRNO_MAX 4095
@@ -229,9 +236,12 @@ static void do_check_transition_begin(void)
 	wakeup_abort = false;
 	memset(failed_errs, 0, sizeof(failed_errs));
 	first_fail_dev = -1;
+	steps_recorded = 0;
+	last_ended = -1;
 	for (int i = 0; i < cfg.ndev; i++) {
 		st[i].ran = 0;
 		st[i].failed = 0;
+		st[i].recorded = 0;
 		st[i].handled = 0;
 		st[i].dc = false;
 		st[i].rpm_off = false;
@@ -268,6 +278,68 @@ static void do_check_phase_begin(enum pm_phase p, long long told)
 	phase_start = dpm_eng->now();
 }
 
+/* STATS, the other way: a failure main.c must record (the kernel
+ * variants).  Every suspend, late and noirq callback that fails, and a
+ * resume-side one of a device that runs in the walk, gets its device
+ * recorded (dpm_save_failed_dev()) and its phase as the failed step
+ * (dpm_save_failed_step()) before the phase returns.  Not prepare's: the
+ * callers of dpm_prepare() differ (hibernation records no step). */
+static bool must_record(int dev, enum pm_phase p)
+{
+	if (p == PH_PREPARE || p == PH_COMPLETE)
+		return false;
+	return pm_phase_is_suspend(p) || !cfg.may_async || !cfg.may_async[dev];
+}
+
+static void check_stats_recorded(enum pm_phase p)
+{
+	int failed = -1;
+
+	for (int i = 0; i < cfg.ndev; i++) {
+		if (!(st[i].failed & (1u << p)) || !must_record(i, p))
+			continue;
+		if (!(st[i].recorded & (1u << p))) {
+			check_fail(INV_STATS,
+				   "the %s callback of '%s' failed, but main.c did not record it in suspend_stats (dpm_save_failed_dev()) before %s returned",
+				   pm_phase_name(p), nm(i), pm_phase_name(p));
+			return;
+		}
+		failed = i;
+	}
+	if (failed >= 0 && !(steps_recorded & (1u << p)))
+		check_fail(INV_STATS,
+			   "the %s callback of '%s' failed, but main.c did not record %s as the failed step (dpm_save_failed_step()) before it returned",
+			   pm_phase_name(p), nm(failed), pm_phase_name(p));
+}
+
+/* A step recorded as failed: the phase in progress (or, between phases,
+ * the one that ended last), and one in which a callback failed, or a
+ * suspend-side one that a wake-up event aborted. */
+static void do_check_failed_step(long long q)
+{
+	int now = phase_active >= 0 ? phase_active : last_ended;
+	bool failed = false;
+
+	pr_info("suspend_stats: failed step %s", q >= 0 && q < NR_PHASES ?
+		pm_phase_name((enum pm_phase)q) : "(not a phase)");
+	if (q < 0 || q >= NR_PHASES || q != now) {
+		check_fail(INV_STATS,
+			   "suspend_stats recorded %s as the failed step during %s",
+			   q >= 0 && q < NR_PHASES ? pm_phase_name((enum pm_phase)q) :
+			   "a step that is no phase", now >= 0 ?
+			   pm_phase_name((enum pm_phase)now) : "no phase");
+		return;
+	}
+	for (int i = 0; i < cfg.ndev && !failed; i++)
+		failed = st[i].failed & (1u << q);
+	if (!failed && !(pm_phase_is_suspend((enum pm_phase)q) && wakeup_abort))
+		check_fail(INV_STATS,
+			   "suspend_stats recorded %s as the failed step, but no callback failed there%s",
+			   pm_phase_name((enum pm_phase)q),
+			   pm_phase_is_suspend((enum pm_phase)q) ? " and no wake-up event aborted it" : "");
+	steps_recorded |= 1u << q;
+}
+
 static void do_check_phase_end(enum pm_phase p)
 {
 	pr_info("suspend_resume: %s end", pm_phase_name(p));
@@ -281,7 +353,10 @@ static void do_check_phase_end(enum pm_phase p)
 					   pm_phase_name(p), pm_phase_name(p),
 					   nm(i));
 	}
+	if (cfg.stats)
+		check_stats_recorded(p);
 	phase_active = -1;
+	last_ended = p;
 	/* The system sleeps now: every device is suspended through noirq. */
 	if (p == PH_SUSPEND_NOIRQ && !suspend_failed && !wakeup_abort)
 		for (int i = 0; i < cfg.ndev; i++)
@@ -609,6 +684,8 @@ static void do_check_failed_dev(int dev, const char *name)
 			   "suspend_stats recorded '%s' as a failed device in %s, but no callback of it failed there",
 			   nm(dev), phase_active >= 0 ? pm_phase_name(phase_active) :
 			   "no phase");
+	else
+		st[dev].recorded |= 1u << phase_active;
 }
 
 static void do_check_device_gone(int dev)
@@ -973,6 +1050,9 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		break;
 	case EV_FAILED_DEV:
 		do_check_failed_dev(ev->dev, ev->what);
+		break;
+	case EV_FAILED_STEP:
+		do_check_failed_step(ev->a);
 		break;
 	case EV_UNBOUND:
 		pr_info("device '%s': driver unbound", nm(ev->dev));

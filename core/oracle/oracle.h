@@ -76,6 +76,14 @@ struct oracle_config {
 	/* What a kernel tree's known finding shows, accepted (ORACLE_TOL_*:
 	 * the knobs of struct knob.tolerates that are on). */
 	unsigned int tolerate;
+	/* main.c records failures in suspend_stats (STATS: every kernel
+	 * tree does; the models do not), and per device whether it may
+	 * run its steps in an async job (NULL: none may).  A tree before
+	 * 7839d0078e0d records an async job's resume failure nowhere, so
+	 * STATS asks the resume phases to record only the failures of
+	 * devices that run in the walk itself. */
+	bool stats;
+	const bool *may_async;
 };
 
 /* KV-2 (docs/findings.md): after a suspend aborted before a superior's

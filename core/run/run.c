@@ -507,9 +507,21 @@ void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 		.may_direct_complete = v->may_dc,
 		.pm_wait = v->pm_wait,
 	};
-	v->exempt = v->syscore = v->late = v->wakeup = NULL;
+	v->exempt = v->syscore = v->late = v->wakeup = v->may_async = NULL;
 	v->dpm_flags = NULL;
 	oracle_view_kernel(v, s, feat);
+	/* A kernel tree's main.c records its failures in suspend_stats. */
+	if (o->variant->kernel) {
+		v->may_async = dpm_xcalloc(n, sizeof(bool));
+		for (int i = 0; i < s->ndev; i++)
+			v->may_async[i] = s->pm_async && (s->dev[i].async || s->dev[i].pci);
+		for (int i = 0; i < s->nact; i++)
+			if (s->act[i].kind == ACT_ASYNC_ATTR && s->act[i].dev >= 0 &&
+			    s->act[i].dev < s->ndev)
+				v->may_async[s->act[i].dev] = s->pm_async;
+		v->cfg.stats = true;
+		v->cfg.may_async = v->may_async;
+	}
 	for (int k = 0; k < o->variant->nknobs; k++)
 		if (o->fixes >> k & 1)
 			v->cfg.tolerate |= o->variant->knobs[k].tolerates;
@@ -539,6 +551,7 @@ void oracle_view_free(struct oracle_view *v)
 	free(v->syscore);
 	free(v->late);
 	free(v->wakeup);
+	free(v->may_async);
 	free(v->dpm_flags);
 }
 

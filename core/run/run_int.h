@@ -16,7 +16,7 @@ struct oracle_view {
 	const char **names;
 	bool *may_dc;
 	/* The kernel variants' (NULL for the models). */
-	bool *exempt, *syscore, *late, *wakeup;
+	bool *exempt, *syscore, *late, *wakeup, *may_async;
 	unsigned int *dpm_flags;
 };
 

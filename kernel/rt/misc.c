@@ -20,8 +20,8 @@
  * (kernel/rt/events.c).
  *
  * dpm_save_failed_dev()/_step(): kernel/power/main.c's suspend_stats;
- * the runtime logs them, and publishes each device recorded
- * (EV_FAILED_DEV) for the oracle's STATS.
+ * the runtime logs them, and publishes each device and step recorded
+ * (EV_FAILED_DEV, EV_FAILED_STEP) for the oracle's STATS.
  */
 #include <linux/interrupt.h>
 #include <linux/sched.h>
@@ -71,7 +71,19 @@ void dpm_save_failed_step(enum suspend_stat_step step)
 		"suspend_noirq", "resume_noirq", "resume_early", "resume",
 	};
 
-	dpmk_log("failed step: %s", (unsigned)step < SUSPEND_NR_STEPS ? names[step] : "?");
+	static const int phase[SUSPEND_NR_STEPS] = {
+		[SUSPEND_WORKING] = -1, [SUSPEND_FREEZE] = -1,
+		[SUSPEND_PREPARE] = PH_PREPARE, [SUSPEND_SUSPEND] = PH_SUSPEND,
+		[SUSPEND_SUSPEND_LATE] = PH_SUSPEND_LATE,
+		[SUSPEND_SUSPEND_NOIRQ] = PH_SUSPEND_NOIRQ,
+		[SUSPEND_RESUME_NOIRQ] = PH_RESUME_NOIRQ,
+		[SUSPEND_RESUME_EARLY] = PH_RESUME_EARLY,
+		[SUSPEND_RESUME] = PH_RESUME,
+	};
+	bool known = (unsigned)step < SUSPEND_NR_STEPS;
+
+	dpmk_log("failed step: %s", known ? names[step] : "?");
+	dpmk_emit(EV_FAILED_STEP, -1, dpmk_phase_now(), 0, known ? phase[step] : -1, 0, NULL);
 }
 
 void suspend_device_irqs(void)

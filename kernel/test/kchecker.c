@@ -423,7 +423,8 @@ static void on_event(const struct dpm_event *ev, void *ctx)
 		return;
 	}
 	if (!x && ev->kind >= EV_CB_START && ev->kind != EV_WAKEUP_ABORT &&
-	    ev->kind != EV_TEARDOWN_DONE && ev->kind != EV_FAILED_DEV) {
+	    ev->kind != EV_TEARDOWN_DONE && ev->kind != EV_FAILED_DEV &&
+	    ev->kind != EV_FAILED_STEP) {
 		kc_check_fail("EVENT: kind %d without a device", ev->kind);
 		return;
 	}
@@ -601,6 +602,7 @@ static void on_event(const struct dpm_event *ev, void *ctx)
 	case EV_LINK:		/* its own link model: kc_link_* */
 	case EV_UNBOUND:	/* EV_GONE and the callbacks tell it enough */
 	case EV_FAILED_DEV:	/* suspend_stats: the oracle's STATS */
+	case EV_FAILED_STEP:
 		break;
 	default:
 		kc_check_fail("EVENT: unknown kind %d", ev->kind);
@@ -615,7 +617,8 @@ static void print_event(const struct dpm_event *ev)
 		"transition-begin", "transition-end", "phase-begin", "phase-end",
 		"cb-start", "cb-end", "handled", "direct-complete", "direct-resume",
 		"skip", "wakeup-abort", "gone", "freed", "use-after-free", "refs",
-		"teardown-done",
+		"teardown-done", "added", "list-pos", "unbound", "link",
+		"failed-dev", "failed-step",
 	};
 
 	pm_printk("event %s dev %s phase %s err %d a %lld b %lld%s%s",
