@@ -100,26 +100,6 @@ void dpmk_host_spawn(void (*fn)(void *), void *arg, const char *name)
 
 static int mutant_id;
 
-/* The highest mutant id the schemata compiled into this build hold
- * (tools/mutate/schemata.py defines it in the generated main.c); absent
- * from a build of a plain main.c. */
-extern const int dpmk_schemata_last __attribute__((weak));
-
-/* An id this build has no mutant for would silently run the unmutated
- * code (a build of a plain main.c, or of other schemata): one line, exit 2. */
-static void check_mutant(long id, const char *what)
-{
-	long last = &dpmk_schemata_last ? dpmk_schemata_last : 0;
-
-	if (id == 0 || id <= last)
-		return;
-	if (last)
-		fprintf(stderr, "dpmfuzz: %s=%ld: this build's schemata hold mutants 1 to %ld only\n", what, id, last);
-	else
-		fprintf(stderr, "dpmfuzz: %s=%ld: this build holds no mutants (its main.c is not the schemata)\n", what, id);
-	exit(2);
-}
-
 /* DPMFUZZ_MUTANT: a whole number (a schemata build's mutant id); anything
  * else is a mistake that would silently test the unmutated code. */
 __attribute__((constructor)) static void dpmk_host_read_mutant(void)
@@ -135,7 +115,6 @@ __attribute__((constructor)) static void dpmk_host_read_mutant(void)
 		fprintf(stderr, "dpmfuzz: DPMFUZZ_MUTANT wants a mutant id (a whole number), not '%s'\n", s);
 		exit(2);
 	}
-	check_mutant(v, "DPMFUZZ_MUTANT");
 	mutant_id = (int)v;
 }
 
@@ -146,6 +125,25 @@ int dpmk_host_mutant(void)
 
 void dpmk_host_set_mutant(int id)
 {
-	check_mutant(id, "mutant");
 	mutant_id = id;
+}
+
+int dpmk_tree_mutants(const struct dpmk_tree *tree)
+{
+	return tree->schemata_last ? *tree->schemata_last : 0;
+}
+
+void dpmk_host_check_mutant(const struct dpmk_tree *tree)
+{
+	int last = dpmk_tree_mutants(tree);
+
+	if (mutant_id == 0 || mutant_id <= last)
+		return;
+	if (last)
+		fprintf(stderr, "dpmfuzz: mutant %d: kernel %s's schemata hold mutants 1 to %d only\n",
+			mutant_id, tree->version, last);
+	else
+		fprintf(stderr, "dpmfuzz: mutant %d: kernel %s was built from a plain main.c, not the schemata\n",
+			mutant_id, tree->version);
+	exit(2);
 }

@@ -34,7 +34,7 @@
 
 #include "../core/event/event.h"
 
-#define DPMK_ABI_VERSION 3
+#define DPMK_ABI_VERSION 4
 
 #define DPMK_SIZEOF_MUTEX	64
 #define DPMK_SIZEOF_COMPLETION	64
@@ -196,6 +196,10 @@ struct dpmk_tree {
 	 * with complete(), which lets one waiter through, not
 	 * complete_all() (finding KV-7, the 7.1.5 tree). */
 	int init_complete_once;
+	/* The highest mutant id the main.c it was built from holds, when
+	 * that is tools/dpmmutate's schemata (their dpmk_schemata_last);
+	 * NULL for a plain main.c.  dpmk_tree_mutants() reads it. */
+	const int *schemata_last;
 	/* Restore main.c's and the runtime's state as it was at program
 	 * start, then register the scenario's devices (not the DPMK_DEV_LATE
 	 * ones) and links.  s stays valid until abandon().  0, or a negative
@@ -255,5 +259,10 @@ void dpmk_host_spawn(void (*fn)(void *), void *arg, const char *name);
  * DPMFUZZ_MUTANT=ID in the environment sets it at start-up. */
 int dpmk_host_mutant(void);
 void dpmk_host_set_mutant(int id);
+/* How many mutants tree holds (0: its main.c is not the schemata); an id
+ * beyond it would silently run the unmutated code. */
+int dpmk_tree_mutants(const struct dpmk_tree *tree);
+/* When the mutant switched on is not one tree holds: one line, exit 2. */
+void dpmk_host_check_mutant(const struct dpmk_tree *tree);
 
 #endif

@@ -140,6 +140,7 @@ static void kernel_setup(const struct scenario *s)
 	int err;
 
 	convert(s);
+	dpmk_host_check_mutant(tree());
 	err = tree()->setup(&ks);
 	if (err) {
 		snprintf(why, sizeof(why),

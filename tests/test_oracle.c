@@ -916,26 +916,33 @@ static void test_wakeup_stats_rules(void)
 	CB(G, PH_SUSPEND_LATE), { PEND, 0, PH_SUSPEND_LATE }, \
 	{ PBEGIN, 0, PH_SUSPEND_NOIRQ }, CB(G, PH_SUSPEND_NOIRQ), \
 	{ PEND, 0, PH_SUSPEND_NOIRQ }
+	/* ... and the rest of its resume, to the transition's end. */
+#define UP \
+	{ PBEGIN, 0, PH_RESUME_EARLY }, CB(G, PH_RESUME_EARLY), \
+	{ PEND, 0, PH_RESUME_EARLY }, { PBEGIN, 0, PH_RESUME }, \
+	CB(G, PH_RESUME), { PEND, 0, PH_RESUME }, { TEND_OK }
 	static const struct ev rec_both[] = {
 		{ TBEGIN }, FAIL_IN(PH_SUSPEND), { FAILED, G, PH_SUSPEND },
 		{ FSTEP, -1, PH_SUSPEND, PH_SUSPEND }, { PEND, 0, PH_SUSPEND },
+		{ TEND_ERR },
 	};
 	static const struct ev rec_both_resume[] = {
 		DOWN, FAIL_IN(PH_RESUME_NOIRQ), { FAILED, G, PH_RESUME_NOIRQ },
-		{ FSTEP, -1, PH_RESUME_NOIRQ, PH_RESUME_NOIRQ },
-		{ PEND, 0, PH_RESUME_NOIRQ },
+		{ PEND, 0, PH_RESUME_NOIRQ }, { FSTEP, -1, -1, PH_RESUME_NOIRQ },
+		UP,
 	};
 	static const struct ev rec_no_dev[] = {
 		{ TBEGIN }, FAIL_IN(PH_SUSPEND_LATE),
 		{ FSTEP, -1, PH_SUSPEND_LATE, PH_SUSPEND_LATE },
-		{ PEND, 0, PH_SUSPEND_LATE },
+		{ PEND, 0, PH_SUSPEND_LATE }, { TEND_ERR },
 	};
 	static const struct ev rec_no_step[] = {
 		{ TBEGIN }, FAIL_IN(PH_SUSPEND_NOIRQ), { FAILED, G, PH_SUSPEND_NOIRQ },
-		{ PEND, 0, PH_SUSPEND_NOIRQ },
+		{ PEND, 0, PH_SUSPEND_NOIRQ }, { TEND_ERR },
 	};
 	static const struct ev rec_resume_none[] = {
 		DOWN, FAIL_IN(PH_RESUME_NOIRQ), { PEND, 0, PH_RESUME_NOIRQ },
+		UP,
 	};
 	static const struct ev step_no_failure[] = {
 		DOWN, { PBEGIN, 0, PH_RESUME_NOIRQ }, CB(G, PH_RESUME_NOIRQ),
@@ -945,6 +952,10 @@ static void test_wakeup_stats_rules(void)
 		{ TBEGIN }, FAIL_IN(PH_SUSPEND), { FAILED, G, PH_SUSPEND },
 		{ FSTEP, -1, PH_SUSPEND, PH_SUSPEND_LATE },
 	};
+	static const struct ev step_no_phase[] = {
+		{ TBEGIN }, FAIL_IN(PH_SUSPEND), { FAILED, G, PH_SUSPEND },
+		{ FSTEP, -1, PH_SUSPEND, -1 },
+	};
 	static const struct ev step_prepare_after[] = {
 		{ TBEGIN }, FAIL_IN(PH_PREPARE), { PEND, 0, PH_PREPARE },
 		{ FSTEP, -1, -1, PH_PREPARE }, { PBEGIN, 0, PH_COMPLETE },
@@ -952,18 +963,20 @@ static void test_wakeup_stats_rules(void)
 	static const struct ev step_woken[] = {
 		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { WAKE },
 		{ FSTEP, -1, PH_SUSPEND, PH_SUSPEND }, { PEND, 0, PH_SUSPEND },
+		{ TEND_BUSY },
 	};
 	EXPECT_EQ(JUDGE(rec_both, true), -1);
 	EXPECT_EQ(JUDGE(rec_both_resume, true), -1);
 	EXPECT_EQ(JUDGE(rec_no_dev, true), INV_STATS);
 	EXPECT_CONTAINS(oracle_result()->msg, "did not record it in suspend_stats");
 	EXPECT_EQ(JUDGE(rec_no_step, true), INV_STATS);
-	EXPECT_CONTAINS(oracle_result()->msg, "as the failed step");
+	EXPECT_CONTAINS(oracle_result()->msg, "as a failed step");
 	EXPECT_EQ(JUDGE(rec_resume_none, true), INV_STATS);
 	EXPECT_EQ(JUDGE(step_no_failure, true), INV_STATS);
 	EXPECT_CONTAINS(oracle_result()->msg, "but no callback failed there");
 	EXPECT_EQ(JUDGE(step_other_phase, true), INV_STATS);
-	EXPECT_CONTAINS(oracle_result()->msg, "during suspend");
+	EXPECT_CONTAINS(oracle_result()->msg, "recorded suspend_late as a failed step, but no callback failed there");
+	EXPECT_EQ(JUDGE(step_no_phase, true), INV_STATS);
 	EXPECT_EQ(JUDGE(step_prepare_after, true), -1);
 	EXPECT_EQ(JUDGE(step_woken, true), -1);
 	/* An async job's resume failure need not be recorded (no tree
@@ -978,6 +991,7 @@ static void test_wakeup_stats_rules(void)
 	exempt[P] = exempt[C] = exempt[X] = false;
 #undef FAIL_IN
 #undef DOWN
+#undef UP
 	/* SKIP: a smart-suspend device whose late suspend was skipped and
 	 * which the aborted noirq phase took in hand without suspending it
 	 * stays in suspend through a plain early resume. */

@@ -38,8 +38,9 @@
 #include "run/settings.h"
 #include "oracle/oracle.h"
 
-/* kernel/kabi.h: the mutant switched on in a schemata build. */
-void dpmk_host_set_mutant(int id);
+/* kernel/kabi.h: the mutant switched on in a schemata build, and how
+ * many a tree's build holds. */
+#include "../kernel/kabi.h"
 
 enum { OPT_VARIANT = CLI_FIRST_KEY, OPT_FIX, OPT_TIMEOUT, OPT_LOG };
 
@@ -300,6 +301,14 @@ int main(int argc, char **argv)
 		cli_die(program.name, "IDS and at least one INPUT are needed (--help says more)");
 	if (parse_ids(argv[optind], &ids, &nids, err, sizeof(err)))
 		cli_die(program.name, "%s", err);
+	if (!o.variant->kernel)
+		cli_die(program.name, "--variant: %s is a model, not a kernel variant", variant);
+	for (int k = 0; k < nids; k++)
+		if (ids[k] > dpmk_tree_mutants(o.variant->kernel))
+			cli_die(program.name, "mutant %d: kernel %s's build holds %d mutants (%s)", ids[k],
+				o.variant->kernel->version, dpmk_tree_mutants(o.variant->kernel),
+				dpmk_tree_mutants(o.variant->kernel) ? "its schemata end before" :
+				"it was built from a plain main.c, not the schemata");
 	if (dpm_env_read(&env, err, sizeof(err)))
 		cli_die(program.name, "%s", err);
 	for (int i = optind + 1; i < argc; i++)

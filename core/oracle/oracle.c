@@ -86,11 +86,8 @@ static int ndlinks, dlinks_cap;
 static bool in_transition;
 static bool suspend_failed;
 static bool wakeup_abort;	/* a wake-up event aborted this transition */
-/* STATS: the phases main.c recorded as failed steps this transition, and
- * the phase that ended last (a step may be recorded right after it:
- * dpm_suspend_start() records a failed prepare). */
+/* STATS: the phases main.c recorded as failed steps this transition. */
 static unsigned int steps_recorded;
-static int last_ended = -1;
 /* Bit e: a suspend-side callback returned -e; e up to the kernel's
  * MAX_ERRNO, the text format's limit (EPROTO, 71, is in real logs). */
 #define ERRNO_MAX 4095
@@ -237,7 +234,6 @@ static void do_check_transition_begin(void)
 	memset(failed_errs, 0, sizeof(failed_errs));
 	first_fail_dev = -1;
 	steps_recorded = 0;
-	last_ended = -1;
 	for (int i = 0; i < cfg.ndev; i++) {
 		st[i].ran = 0;
 		st[i].failed = 0;
@@ -281,9 +277,10 @@ static void do_check_phase_begin(enum pm_phase p, long long told)
 /* STATS, the other way: a failure main.c must record (the kernel
  * variants).  Every suspend, late and noirq callback that fails, and a
  * resume-side one of a device that runs in the walk, gets its device
- * recorded (dpm_save_failed_dev()) and its phase as the failed step
- * (dpm_save_failed_step()) before the phase returns.  Not prepare's: the
- * callers of dpm_prepare() differ (hibernation records no step). */
+ * recorded (dpm_save_failed_dev(), in the phase) and its phase as a
+ * failed step (dpm_save_failed_step()) by the end of the transition, when
+ * a reader of suspend_stats could look.  Not prepare's: the callers of
+ * dpm_prepare() differ (hibernation records no step). */
 static bool must_record(int dev, enum pm_phase p)
 {
 	if (p == PH_PREPARE || p == PH_COMPLETE)
@@ -291,52 +288,52 @@ static bool must_record(int dev, enum pm_phase p)
 	return pm_phase_is_suspend(p) || !cfg.may_async || !cfg.may_async[dev];
 }
 
-static void check_stats_recorded(enum pm_phase p)
+static void check_stats_recorded(void)
 {
-	int failed = -1;
+	for (int p = 0; p < NR_PHASES; p++) {
+		int failed = -1;
 
-	for (int i = 0; i < cfg.ndev; i++) {
-		if (!(st[i].failed & (1u << p)) || !must_record(i, p))
-			continue;
-		if (!(st[i].recorded & (1u << p))) {
+		for (int i = 0; i < cfg.ndev; i++) {
+			if (!(st[i].failed & (1u << p)) || !must_record(i, (enum pm_phase)p))
+				continue;
+			if (!(st[i].recorded & (1u << p))) {
+				check_fail(INV_STATS,
+					   "the %s callback of '%s' failed, but main.c did not record it in suspend_stats (dpm_save_failed_dev())",
+					   pm_phase_name((enum pm_phase)p), nm(i));
+				return;
+			}
+			failed = i;
+		}
+		if (failed >= 0 && !(steps_recorded & (1u << p))) {
 			check_fail(INV_STATS,
-				   "the %s callback of '%s' failed, but main.c did not record it in suspend_stats (dpm_save_failed_dev()) before %s returned",
-				   pm_phase_name(p), nm(i), pm_phase_name(p));
+				   "the %s callback of '%s' failed, but main.c did not record %s as a failed step (dpm_save_failed_step())",
+				   pm_phase_name((enum pm_phase)p), nm(failed),
+				   pm_phase_name((enum pm_phase)p));
 			return;
 		}
-		failed = i;
 	}
-	if (failed >= 0 && !(steps_recorded & (1u << p)))
-		check_fail(INV_STATS,
-			   "the %s callback of '%s' failed, but main.c did not record %s as the failed step (dpm_save_failed_step()) before it returned",
-			   pm_phase_name(p), nm(failed), pm_phase_name(p));
 }
 
-/* A step recorded as failed: the phase in progress (or, between phases,
- * the one that ended last), and one in which a callback failed, or a
- * suspend-side one that a wake-up event aborted. */
+/* A step recorded as failed: a phase of this transition in which a
+ * callback failed, or a suspend-side one when a wake-up event aborted
+ * the transition. */
 static void do_check_failed_step(long long q)
 {
-	int now = phase_active >= 0 ? phase_active : last_ended;
 	bool failed = false;
 
 	pr_info("suspend_stats: failed step %s", q >= 0 && q < NR_PHASES ?
 		pm_phase_name((enum pm_phase)q) : "(not a phase)");
-	if (q < 0 || q >= NR_PHASES || q != now) {
-		check_fail(INV_STATS,
-			   "suspend_stats recorded %s as the failed step during %s",
-			   q >= 0 && q < NR_PHASES ? pm_phase_name((enum pm_phase)q) :
-			   "a step that is no phase", now >= 0 ?
-			   pm_phase_name((enum pm_phase)now) : "no phase");
+	if (q < 0 || q >= NR_PHASES) {
+		check_fail(INV_STATS, "suspend_stats recorded a failed step that is no phase of main.c's");
 		return;
 	}
 	for (int i = 0; i < cfg.ndev && !failed; i++)
 		failed = st[i].failed & (1u << q);
 	if (!failed && !(pm_phase_is_suspend((enum pm_phase)q) && wakeup_abort))
 		check_fail(INV_STATS,
-			   "suspend_stats recorded %s as the failed step, but no callback failed there%s",
+			   "suspend_stats recorded %s as a failed step, but no callback failed there%s",
 			   pm_phase_name((enum pm_phase)q),
-			   pm_phase_is_suspend((enum pm_phase)q) ? " and no wake-up event aborted it" : "");
+			   pm_phase_is_suspend((enum pm_phase)q) ? " and no wake-up event aborted the transition" : "");
 	steps_recorded |= 1u << q;
 }
 
@@ -353,10 +350,7 @@ static void do_check_phase_end(enum pm_phase p)
 					   pm_phase_name(p), pm_phase_name(p),
 					   nm(i));
 	}
-	if (cfg.stats)
-		check_stats_recorded(p);
 	phase_active = -1;
-	last_ended = p;
 	/* The system sleeps now: every device is suspended through noirq. */
 	if (p == PH_SUSPEND_NOIRQ && !suspend_failed && !wakeup_abort)
 		for (int i = 0; i < cfg.ndev; i++)
@@ -705,6 +699,8 @@ static void do_check_transition_end(int error)
 
 	pr_info("transition ends, suspend reported %d", error);
 	in_transition = false;
+	if (cfg.stats)
+		check_stats_recorded();
 	for (int i = 0; i < cfg.ndev; i++) {
 		if (out_of_play(i))
 			continue;

@@ -415,6 +415,9 @@ static int tree_describe(const void *obj, char *buf, unsigned long n)
 	return 0;
 }
 
+/* Defined by tools/dpmmutate's schemata only (tools/mutate/schemata.py). */
+extern const int dpmk_schemata_last __attribute__((weak));
+
 const struct dpmk_tree CAT(dpmk_tree_, DPMK_TAG) = {
 	.abi = DPMK_ABI_VERSION,
 	.version = DPMK_VERSION,
@@ -422,6 +425,7 @@ const struct dpmk_tree CAT(dpmk_tree_, DPMK_TAG) = {
 	.inline_jobs = DPMK_INLINE_JOBS,
 	.async_early = DPMK_ASYNC_EARLY,
 	.init_complete_once = DPMK_INIT_COMPLETE_ONCE,
+	.schemata_last = &dpmk_schemata_last,
 	.setup = tree_setup,
 	.cycle = tree_cycle,
 	.unregister = tree_unregister,

@@ -60,6 +60,8 @@ def summarise(c):
         "own_builds": sum(1 for i in ids if c.state["results"].get(i, {}).get("own_build")
                           or i in getattr(c, "own", {})),
         "duplicates": sum(1 for i in ids if c.state["results"].get(i, {}).get("duplicate_of")),
+        "judged_equivalent": sum(1 for i in ids if c.state["results"].get(i, {}).get("by") == "judged"),
+        "judged_survivors": sum(1 for i in ids if c.state["results"].get(i, {}).get("judged")),
         "sessions": len(c.state["sessions"]), "duplicates_dropped": c.duplicates,
         "baseline_inputs": sum(c.state["results"].get(i, {}).get("baseline_inputs", 0) for i in ids),
     }
@@ -116,7 +118,8 @@ def sections(c, s):
         f"Mutation score: **{t['score']}%** ({t['detected']} of "
         f"{t['mutants'] - t['equivalent'] - t['did-not-build'] - t['baseline-fails'] - t['pending']} "
         f"non-equivalent mutants detected: {t['killed']} killed, {t['timed-out']} timed out); "
-        f"{t['survived']} survived, {t['equivalent']} equivalent (same -O2 object code), "
+        f"{t['survived']} survived, {t['equivalent']} equivalent ({s['judged_equivalent']} of them judged so in "
+        "docs/mutation.md, the others by the same -O2 object code), "
         f"{t['did-not-build']} did not build, {t['baseline-fails']} baseline fails, {t['pending']} not run yet; "
         f"{s['duplicates']} took the outcome of another mutant whose code they compile to; "
         f"{s['own_builds']} needed a build of their own (outside the schemata).",
@@ -146,7 +149,8 @@ def sections(c, s):
                            {True: "yes", False: "NO", None: "-"}[r.get("reproduced")],
                            (r.get("message") or "")[:120], r.get("repro", "")])
         elif r["status"] == "survived":
-            surv.append((i, f"line {m.line}: {m.what}", c.diff(i)))
+            j = f" Judged {r['judged']}: {r['why']}" if r.get("judged") else " Not judged yet."
+            surv.append((i, f"line {m.line}: {m.what}.{j}", c.diff(i)))
         else:
             rows_o.append([i, m.line, r["status"], r.get("by", ""), (r.get("message") or "").splitlines()[0][:160]
                            if r.get("message") else ""])

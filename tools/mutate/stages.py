@@ -47,6 +47,10 @@ SLACK = 240
 TSAN_FRAMES = 2
 
 
+class Failure(Exception):
+    """The campaign cannot go on (exit 1)."""
+
+
 class Stopped(Exception):
     """The campaign is stopping (SIGINT/SIGTERM)."""
 
@@ -335,6 +339,10 @@ class Stages:
         with open(out, "w") as f:
             f.write("")
         rc, _, timed_out = self.run(cmd, out, env=env, timeout=SLACK + len(nums) * 4 * self.c.input_timeout)
+        if rc == 2:
+            # Bad usage: a build that does not hold these mutants (its
+            # main.c is not the schemata), never a kill.
+            raise Failure(f"dpmmutant refused to run ({out}):\n{tail(out, 5)}")
         res = {}
         for line in out.read_text(errors="replace").splitlines():
             w = line.split()
