@@ -22,7 +22,7 @@ static int parent[4] = { -1, P, C, -1 };
 /* One oracle event: device, phase, kind. */
 enum ek { START, END_OK, END_ERR, GONE, PBEGIN, PEND, TBEGIN, TEND_OK, TEND_ERR,
 	  DC, DR, HANDLED, SKIP, WAKE, TEND_BUSY, ADDED, POS, PBEGIN_AS,
-	  STARTF, FAILED, FSTEP };
+	  STARTF, FAILED, FSTEP, STARTB };
 
 struct ev {
 	enum ek k;
@@ -31,7 +31,8 @@ struct ev {
 	int a;			/* SKIP: enum pm_skip; POS: the position;
 				 * PBEGIN_AS: 1 + enum pm_resume_kind;
 				 * STARTF: EV_FACT_*; FSTEP: the failed
-				 * step's phase, and ph the phase now */
+				 * step's phase, and ph the phase now;
+				 * STARTB: EV_CB_FROM_* */
 };
 
 static const struct ev *evs;
@@ -85,6 +86,12 @@ static void feed(void *arg)
 		case FAILED: {
 			struct dpm_event ev = { EV_FAILED_DEV, e->dev, e->ph, 0, 0,
 						0, e->dev >= 0 ? names[e->dev] : "nobody" };
+
+			dpm_publish(&ev);
+			break;
+		}
+		case STARTB: {
+			struct dpm_event ev = { EV_CB_START, e->dev, e->ph, 0, 0, e->a };
 
 			dpm_publish(&ev);
 			break;
@@ -992,6 +999,34 @@ static void test_wakeup_stats_rules(void)
 #undef FAIL_IN
 #undef DOWN
 #undef UP
+	/* CALLBACK: G's middle layer has a suspend callback and no resume
+	 * one, its driver both. */
+	static unsigned int cb_layer[4], cb_driver[4];
+	static const struct ev from_layer[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND },
+		{ STARTB, G, PH_SUSPEND, EV_CB_FROM_LAYER },
+	};
+	static const struct ev from_driver[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND },
+		{ STARTB, G, PH_SUSPEND, EV_CB_FROM_DRIVER },
+	};
+	static const struct ev untold[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { STARTB, G, PH_SUSPEND, 0 },
+	};
+
+	cb_layer[G] = 1u << PH_SUSPEND;
+	cb_driver[G] = 1u << PH_RESUME;
+	modern_cfg.cb_layer = cb_layer;
+	modern_cfg.cb_driver = cb_driver;
+	EXPECT_EQ(JUDGE(from_layer, true), -1);
+	EXPECT_EQ(JUDGE(from_driver, true), INV_CALLBACK);
+	EXPECT_CONTAINS(oracle_result()->msg, "its middle layer has one, which comes first");
+	EXPECT_EQ(JUDGE(untold, true), -1);
+	cb_layer[G] = 0;
+	EXPECT_EQ(JUDGE(from_layer, true), INV_CALLBACK);
+	EXPECT_CONTAINS(oracle_result()->msg, "does not choose");
+	modern_cfg.cb_layer = modern_cfg.cb_driver = NULL;
+	EXPECT_EQ(JUDGE(from_driver, true), -1);
 	/* SKIP: a smart-suspend device whose late suspend was skipped and
 	 * which the aborted noirq phase took in hand without suspending it
 	 * stays in suspend through a plain early resume. */

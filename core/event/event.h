@@ -116,6 +116,12 @@ enum pm_ev_kind {
 	NR_EV_KINDS
 };
 
+/* EV_CB_START's b: whose callback main.c called (kernel variants; 0:
+ * not told). */
+#define EV_CB_FROM_LAYER	1	/* the device's middle layer's: its PM
+					 * domain's, type's, class's or bus's */
+#define EV_CB_FROM_DRIVER	2	/* its driver's dev_pm_ops */
+
 /* EV_CB_START's a: facts a kernel variant reads in the device's
  * dev_pm_info when the callback starts. */
 #define EV_FACT_TOLD		1	/* the bits below are told */

@@ -27,7 +27,7 @@
 static const char *const inv_names[NR_INV] = {
 	"SUSPEND-AFTER-CHILDREN", "RESUME-AFTER-PARENT", "ONCE", "ROLLBACK",
 	"REMOVED", "LIVENESS", "PHASE-BARRIER", "SYNC-ORDER", "REFS",
-	"SLEEP-COMPLETE", "SKIP", "WAKEUP", "STATS",
+	"SLEEP-COMPLETE", "SKIP", "WAKEUP", "STATS", "CALLBACK",
 };
 
 const char *inv_name(enum inv id)
@@ -559,7 +559,30 @@ static void check_wakeup_path(int dev, enum pm_phase p, long long facts)
 		   pm_phase_name(p), nm(dev));
 }
 
-static void do_check_callback_start(int dev, enum pm_phase p, long long facts)
+/* CALLBACK: main.c looks a phase's callback up in the device's PM
+ * domain, type, class, bus (or the bus's legacy suspend/resume), the
+ * first of them the device has, and in its driver only when that one has
+ * none for the phase. */
+static void check_callback_source(int dev, enum pm_phase p, long long from)
+{
+	bool layer = from == EV_CB_FROM_LAYER;
+
+	if (!cfg.cb_layer || !cfg.cb_driver || st[dev].unbound ||
+	    (from != EV_CB_FROM_LAYER && from != EV_CB_FROM_DRIVER))
+		return;
+	if ((layer ? cfg.cb_layer : cfg.cb_driver)[dev] & (1u << p))
+		return;
+	if (!layer && cfg.cb_layer[dev] & (1u << p))
+		check_fail(INV_CALLBACK,
+			   "main.c called the driver's %s callback of '%s', but its middle layer has one, which comes first",
+			   pm_phase_name(p), nm(dev));
+	else
+		check_fail(INV_CALLBACK,
+			   "main.c called the %s %s callback of '%s', which the kernel's lookup (PM domain, type, class, bus, then driver) does not choose",
+			   layer ? "middle layer's" : "driver's", pm_phase_name(p), nm(dev));
+}
+
+static void do_check_callback_start(int dev, enum pm_phase p, long long facts, long long from)
 {
 	struct dstate *s = &st[dev];
 
@@ -619,6 +642,7 @@ static void do_check_callback_start(int dev, enum pm_phase p, long long facts)
 	else
 		check_resume_start(dev, p);
 	check_wakeup_path(dev, p, facts);
+	check_callback_source(dev, p, from);
 	s->ran |= 1u << p;
 	s->busy = p;
 	running[p]++;
@@ -999,7 +1023,7 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		do_check_phase_end(ev->phase);
 		break;
 	case EV_CB_START:
-		do_check_callback_start(ev->dev, ev->phase, ev->a);
+		do_check_callback_start(ev->dev, ev->phase, ev->a, ev->b);
 		break;
 	case EV_CB_END:
 		do_check_callback_end(ev->dev, ev->phase, ev->err);

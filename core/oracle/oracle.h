@@ -29,6 +29,7 @@ enum inv {
 	INV_SKIP,
 	INV_WAKEUP,
 	INV_STATS,
+	INV_CALLBACK,
 	NR_INV
 };
 
@@ -84,6 +85,10 @@ struct oracle_config {
 	 * devices that run in the walk itself. */
 	bool stats;
 	const bool *may_async;
+	/* CALLBACK (the kernel variants; NULL: no check): per device, bit p
+	 * when phase p's callback is its middle layer's (cb_layer) or its
+	 * driver's (cb_driver), by the kernel's order of lookup. */
+	const unsigned int *cb_layer, *cb_driver;
 };
 
 /* KV-2 (docs/findings.md): after a suspend aborted before a superior's

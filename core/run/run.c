@@ -508,6 +508,7 @@ void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 		.pm_wait = v->pm_wait,
 	};
 	v->exempt = v->syscore = v->late = v->wakeup = v->may_async = NULL;
+	v->cb_layer = v->cb_driver = NULL;
 	v->dpm_flags = NULL;
 	oracle_view_kernel(v, s, feat);
 	/* A kernel tree's main.c records its failures in suspend_stats. */
@@ -521,6 +522,23 @@ void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 				v->may_async[s->act[i].dev] = s->pm_async;
 		v->cfg.stats = true;
 		v->cfg.may_async = v->may_async;
+		/* CALLBACK: whose callback each phase's is (the devices have
+		 * one middle layer at most; a legacy bus has only suspend and
+		 * resume, and main.c then asks no driver for them). */
+		v->cb_layer = dpm_xcalloc(n, sizeof(unsigned int));
+		v->cb_driver = dpm_xcalloc(n, sizeof(unsigned int));
+		for (int i = 0; i < s->ndev; i++) {
+			const struct scn_kernel *k = &s->dev[i].k;
+			unsigned int layer = k->level == LVL_NONE ? 0 : k->level_cbs;
+			unsigned int driver = k->flags & SCN_NO_DRIVER ? 0 : k->driver_cbs;
+
+			if (k->level == LVL_LEGACY_BUS)
+				layer &= 1u << PH_SUSPEND | 1u << PH_RESUME;
+			v->cb_layer[i] = layer;
+			v->cb_driver[i] = driver & ~layer;
+		}
+		v->cfg.cb_layer = v->cb_layer;
+		v->cfg.cb_driver = v->cb_driver;
 	}
 	for (int k = 0; k < o->variant->nknobs; k++)
 		if (o->fixes >> k & 1)
@@ -552,6 +570,8 @@ void oracle_view_free(struct oracle_view *v)
 	free(v->late);
 	free(v->wakeup);
 	free(v->may_async);
+	free(v->cb_layer);
+	free(v->cb_driver);
 	free(v->dpm_flags);
 }
 

@@ -131,7 +131,7 @@ static int dpmk_callback(struct device *dev, int phase, bool level, int *ret)
 	/* What main.c left in dev_pm_info for the oracle (its WAKEUP). */
 	dpmk_emit(EV_CB_START, d->idx, phase, 0,
 		  EV_FACT_TOLD | (dev->power.wakeup_path ? EV_FACT_WAKEUP_PATH : 0),
-		  0, NULL);
+		  level ? EV_CB_FROM_LAYER : EV_CB_FROM_DRIVER, NULL);
 	spin_unlock(&d->ev_lock);
 	if (sd->dur_us[phase])
 		dpmk_host_delay_us(sd->dur_us[phase]);
