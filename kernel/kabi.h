@@ -131,6 +131,7 @@ struct dpmk_device {
 /* EV_SKIP's b: facts an oracle may check the reason against. */
 #define DPMK_SKIPF_RPM_SUSPENDED	1u	/* runtime status suspended */
 #define DPMK_SKIPF_DIRECT_COMPLETE	2u	/* still in direct_complete */
+#define DPMK_SKIPF_TOLD			4u	/* the two above are told */
 
 struct dpmk_link {
 	int supplier, consumer;		/* device indices */

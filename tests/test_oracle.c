@@ -22,7 +22,7 @@ static int parent[4] = { -1, P, C, -1 };
 /* One oracle event: device, phase, kind. */
 enum ek { START, END_OK, END_ERR, GONE, PBEGIN, PEND, TBEGIN, TEND_OK, TEND_ERR,
 	  DC, DR, HANDLED, SKIP, WAKE, TEND_BUSY, ADDED, POS, PBEGIN_AS,
-	  STARTF, FAILED, FSTEP, STARTB };
+	  STARTF, FAILED, FSTEP, STARTB, SKIPB, RPM0, RPM1 };
 
 struct ev {
 	enum ek k;
@@ -32,7 +32,10 @@ struct ev {
 				 * PBEGIN_AS: 1 + enum pm_resume_kind;
 				 * STARTF: EV_FACT_*; FSTEP: the failed
 				 * step's phase, and ph the phase now;
-				 * STARTB: EV_CB_FROM_* */
+				 * STARTB: EV_CB_FROM_*; SKIPB: enum
+				 * pm_skip; RPM0, RPM1: the disable depth */
+	long long b;		/* SKIPB: EV_SKIPF_*; RPM0, RPM1: 1 if
+				 * runtime-suspended */
 };
 
 static const struct ev *evs;
@@ -86,6 +89,19 @@ static void feed(void *arg)
 		case FAILED: {
 			struct dpm_event ev = { EV_FAILED_DEV, e->dev, e->ph, 0, 0,
 						0, e->dev >= 0 ? names[e->dev] : "nobody" };
+
+			dpm_publish(&ev);
+			break;
+		}
+		case SKIPB: {
+			struct dpm_event ev = { EV_SKIP, e->dev, e->ph, 0, e->a, e->b };
+
+			dpm_publish(&ev);
+			break;
+		}
+		case RPM0:
+		case RPM1: {
+			struct dpm_event ev = { EV_RPM_STATE, e->dev, -1, e->k == RPM1, e->a, e->b };
 
 			dpm_publish(&ev);
 			break;
@@ -1027,6 +1043,58 @@ static void test_wakeup_stats_rules(void)
 	EXPECT_CONTAINS(oracle_result()->msg, "does not choose");
 	modern_cfg.cb_layer = modern_cfg.cb_driver = NULL;
 	EXPECT_EQ(JUDGE(from_driver, true), -1);
+	/* RUNTIME-PM: G alone, may-skip-resume. */
+	exempt[P] = exempt[C] = exempt[X] = true;
+	flags[G] = PMF_MAY_SKIP_RESUME;
+#define RPM_DOWN \
+	{ TBEGIN }, { RPM0, G, -1, 0, 1 }, { PBEGIN, 0, PH_SUSPEND }, \
+	CB(G, PH_SUSPEND), { PEND, 0, PH_SUSPEND }, \
+	{ PBEGIN, 0, PH_SUSPEND_LATE }, \
+	{ STARTF, G, PH_SUSPEND_LATE, EV_FACT_RPM_TOLD | EV_FACT_RPM_DISABLED }, \
+	{ END_OK, G, PH_SUSPEND_LATE }, { PEND, 0, PH_SUSPEND_LATE }, \
+	{ PBEGIN, 0, PH_SUSPEND_NOIRQ }, CB(G, PH_SUSPEND_NOIRQ), \
+	{ PEND, 0, PH_SUSPEND_NOIRQ }, { PBEGIN, 0, PH_RESUME_NOIRQ }
+	static const struct ev rpm_kept_ok[] = {
+		RPM_DOWN, { SKIPB, G, PH_RESUME_NOIRQ, SKIP_RUNTIME_SUSPENDED,
+			    EV_SKIPF_TOLD | EV_SKIPF_RPM_SUSPENDED },
+	};
+	static const struct ev rpm_kept_active[] = {
+		RPM_DOWN, { SKIPB, G, PH_RESUME_NOIRQ, SKIP_RUNTIME_SUSPENDED, EV_SKIPF_TOLD },
+	};
+	static const struct ev rpm_kept_untold[] = {
+		RPM_DOWN, { SKIPB, G, PH_RESUME_NOIRQ, SKIP_RUNTIME_SUSPENDED, 0 },
+	};
+	static const struct ev rpm_enabled_late[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		{ STARTF, G, PH_SUSPEND_LATE, EV_FACT_RPM_TOLD },
+	};
+	static const struct ev rpm_balanced[] = {
+		RPM_DOWN, CB(G, PH_RESUME_NOIRQ), { PEND, 0, PH_RESUME_NOIRQ },
+		{ PBEGIN, 0, PH_RESUME_EARLY },
+		{ STARTF, G, PH_RESUME_EARLY, EV_FACT_RPM_TOLD | EV_FACT_RPM_DISABLED },
+		{ END_OK, G, PH_RESUME_EARLY }, { PEND, 0, PH_RESUME_EARLY },
+		{ PBEGIN, 0, PH_RESUME }, CB(G, PH_RESUME), { PEND, 0, PH_RESUME },
+		{ RPM1, G, -1, 0, 1 }, { TEND_OK },
+	};
+	static const struct ev rpm_left_disabled[] = {
+		RPM_DOWN, CB(G, PH_RESUME_NOIRQ), { PEND, 0, PH_RESUME_NOIRQ },
+		{ PBEGIN, 0, PH_RESUME_EARLY }, CB(G, PH_RESUME_EARLY),
+		{ PEND, 0, PH_RESUME_EARLY }, { PBEGIN, 0, PH_RESUME },
+		CB(G, PH_RESUME), { PEND, 0, PH_RESUME }, { RPM1, G, -1, 1, 1 },
+	};
+	EXPECT_EQ(JUDGE(rpm_kept_ok, true), -1);
+	EXPECT_EQ(JUDGE(rpm_kept_active, true), INV_RUNTIME_PM);
+	EXPECT_CONTAINS(oracle_result()->msg, "its runtime status is not suspended");
+	EXPECT_EQ(JUDGE(rpm_kept_untold, true), -1);
+	EXPECT_EQ(JUDGE(rpm_enabled_late, true), INV_RUNTIME_PM);
+	EXPECT_CONTAINS(oracle_result()->msg, "started with its runtime PM enabled");
+	EXPECT_EQ(JUDGE(rpm_balanced, true), -1);
+	EXPECT_EQ(JUDGE(rpm_left_disabled, true), INV_RUNTIME_PM);
+	EXPECT_CONTAINS(oracle_result()->msg, "disables and enables do not match");
+	flags[G] = 0;
+	exempt[P] = exempt[C] = exempt[X] = false;
+#undef RPM_DOWN
 	/* SKIP: a smart-suspend device whose late suspend was skipped and
 	 * which the aborted noirq phase took in hand without suspending it
 	 * stays in suspend through a plain early resume. */

@@ -109,12 +109,23 @@ enum pm_ev_kind {
 				 * name), phase: the phase in progress:
 				 * main.c recorded dev in suspend_stats as
 				 * a device that failed (dpm_save_failed_dev()) */
+	EV_RPM_STATE,		/* dev: its runtime PM when the transition
+				 * starts (err 0) and ends (err 1), if it
+				 * is on dpm_list then: a its disable_depth,
+				 * b 1 if its status is suspended (kernel
+				 * variants) */
 	EV_FAILED_STEP,		/* phase: the phase in progress, a: the
 				 * phase main.c recorded in suspend_stats as
 				 * the step that failed (dpm_save_failed_step();
 				 * -1: a step that is no phase of main.c's) */
 	NR_EV_KINDS
 };
+
+/* EV_SKIP's b: what a kernel variant saw of the device when main.c was
+ * done with it (kernel/kabi.h's DPMK_SKIPF_* are the same bits). */
+#define EV_SKIPF_RPM_SUSPENDED	1	/* runtime status suspended */
+#define EV_SKIPF_DIRECT_COMPLETE 2	/* still in direct_complete */
+#define EV_SKIPF_TOLD		4	/* the two above are told */
 
 /* EV_CB_START's b: whose callback main.c called (kernel variants; 0:
  * not told). */
@@ -126,6 +137,9 @@ enum pm_ev_kind {
  * dev_pm_info when the callback starts. */
 #define EV_FACT_TOLD		1	/* the bits below are told */
 #define EV_FACT_WAKEUP_PATH	2	/* power.wakeup_path is set */
+#define EV_FACT_RPM_TOLD	4	/* the bit below is told */
+#define EV_FACT_RPM_DISABLED	8	/* runtime PM is disabled
+					 * (power.disable_depth > 0) */
 
 /* Which resume a resume-side phase does, as dev_pm_skip_resume() tells
  * them apart: PM_EVENT_THAW, PM_EVENT_RESTORE, or any other (resume,

@@ -27,7 +27,7 @@
 static const char *const inv_names[NR_INV] = {
 	"SUSPEND-AFTER-CHILDREN", "RESUME-AFTER-PARENT", "ONCE", "ROLLBACK",
 	"REMOVED", "LIVENESS", "PHASE-BARRIER", "SYNC-ORDER", "REFS",
-	"SLEEP-COMPLETE", "SKIP", "WAKEUP", "STATS", "CALLBACK",
+	"SLEEP-COMPLETE", "SKIP", "WAKEUP", "STATS", "CALLBACK", "RUNTIME-PM",
 };
 
 const char *inv_name(enum inv id)
@@ -72,6 +72,8 @@ struct dstate {
 				 * transition (STATS) */
 	unsigned int recorded;	/* phases in which main.c recorded it in
 				 * suspend_stats (STATS) */
+	long long rpm_depth;	/* its runtime PM disable depth when the
+				 * transition began, -1 untold (RUNTIME-PM) */
 };
 
 static struct oracle_config cfg;
@@ -238,6 +240,7 @@ static void do_check_transition_begin(void)
 		st[i].ran = 0;
 		st[i].failed = 0;
 		st[i].recorded = 0;
+		st[i].rpm_depth = -1;
 		st[i].handled = 0;
 		st[i].dc = false;
 		st[i].rpm_off = false;
@@ -548,6 +551,60 @@ static void do_check_direct_resume(int dev)
 /* WAKEUP: device_suspend() sets power.wakeup_path of a device that may
  * wake the system up when its suspend succeeds, and only device_prepare()
  * clears it: its late and noirq suspend callbacks see it set. */
+/* RUNTIME-PM: device_suspend_late() disables a device's runtime PM
+ * before anything else and device_resume_early() enables it again after
+ * the callback, so the late, noirq and early callbacks run with it
+ * disabled; every disable main.c makes it undoes by the transition's
+ * end; and a device a skipped resume left in suspend gets the runtime
+ * status suspended (device_resume_noirq(): pm_runtime_set_suspended()
+ * when dev_pm_skip_resume()), but for one whose early resume was skipped
+ * after a suspend that aborted before its noirq suspend: that one never
+ * passes there with skip_resume (KV-2's case; it keeps its status).  The
+ * last is judged when main.c is done with the device (EV_SKIP): later a
+ * child's unbind may runtime-resume it, as the kernel's would. */
+static void check_rpm_disabled(int dev, enum pm_phase p, long long facts)
+{
+	if (!(facts & EV_FACT_RPM_TOLD) || facts & EV_FACT_RPM_DISABLED ||
+	    (p != PH_SUSPEND_LATE && p != PH_SUSPEND_NOIRQ &&
+	     p != PH_RESUME_NOIRQ && p != PH_RESUME_EARLY))
+		return;
+	check_fail(INV_RUNTIME_PM,
+		   "the %s callback of '%s' started with its runtime PM enabled",
+		   pm_phase_name(p), nm(dev));
+}
+
+static void do_check_rpm_state(int dev, bool end, long long depth, bool suspended)
+{
+	struct dstate *s = &st[dev];
+
+	pr_info("runtime PM of '%s' at the transition's %s: disable depth %lld, %s",
+		nm(dev), end ? "end" : "start", depth, suspended ? "suspended" : "not suspended");
+	if (!end) {
+		s->rpm_depth = depth;
+		return;
+	}
+	if (out_of_play(dev))
+		return;
+	if (s->rpm_depth >= 0 && depth != s->rpm_depth)
+		check_fail(INV_RUNTIME_PM,
+			   "the runtime PM of '%s' ends the transition disabled %lld times, not %lld as it began: main.c's disables and enables do not match",
+			   nm(dev), depth, s->rpm_depth);
+}
+
+/* A device a skipped noirq or early resume leaves in suspend: its runtime
+ * status suspended (runtime PM is off from the late suspend to the early
+ * resume, so no one else changed it). */
+static void check_rpm_kept(int dev, enum pm_phase p, long long facts)
+{
+	if ((p != PH_RESUME_NOIRQ && p != PH_RESUME_EARLY) || !st[dev].kept ||
+	    st[dev].kept_aborted || !(facts & EV_SKIPF_TOLD) ||
+	    facts & (EV_SKIPF_DIRECT_COMPLETE | EV_SKIPF_RPM_SUSPENDED))
+		return;
+	check_fail(INV_RUNTIME_PM,
+		   "'%s' was left in suspend by its skipped %s, but its runtime status is not suspended",
+		   nm(dev), pm_phase_name(p));
+}
+
 static void check_wakeup_path(int dev, enum pm_phase p, long long facts)
 {
 	if (!(facts & EV_FACT_TOLD) || !cfg.wakeup || !cfg.wakeup[dev] ||
@@ -643,6 +700,7 @@ static void do_check_callback_start(int dev, enum pm_phase p, long long facts, l
 		check_resume_start(dev, p);
 	check_wakeup_path(dev, p, facts);
 	check_callback_source(dev, p, from);
+	check_rpm_disabled(dev, p, facts);
 	s->ran |= 1u << p;
 	s->busy = p;
 	running[p]++;
@@ -904,7 +962,7 @@ static void skip_resume_rpm(int dev, enum pm_phase p)
  * callback it has there (docs/oracle.md, SKIP).  A device with no
  * callback counts as one whose callback took no time.
  */
-static void do_check_skip(int dev, enum pm_phase p, int why)
+static void do_check_skip(int dev, enum pm_phase p, int why, long long facts)
 {
 	struct dstate *s = &st[dev];
 	int d = pm_phase_depth(p);
@@ -966,6 +1024,7 @@ static void do_check_skip(int dev, enum pm_phase p, int why)
 		switch (why) {
 		case SKIP_RUNTIME_SUSPENDED:
 			skip_resume_rpm(dev, p);
+			check_rpm_kept(dev, p, facts);
 			return;
 		case SKIP_NOT_SUSPENDED:
 			if (s->lvl < d || s->dc)
@@ -1053,7 +1112,7 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		do_check_all_freed();
 		break;
 	case EV_SKIP:
-		do_check_skip(ev->dev, ev->phase, (int)ev->a);
+		do_check_skip(ev->dev, ev->phase, (int)ev->a, ev->b);
 		break;
 	case EV_WAKEUP_ABORT:
 		pr_info("a wake-up event aborts the transition");
@@ -1073,6 +1132,9 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		break;
 	case EV_FAILED_STEP:
 		do_check_failed_step(ev->a);
+		break;
+	case EV_RPM_STATE:
+		do_check_rpm_state(ev->dev, ev->err, ev->a, ev->b);
 		break;
 	case EV_UNBOUND:
 		pr_info("device '%s': driver unbound", nm(ev->dev));

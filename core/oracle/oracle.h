@@ -30,6 +30,7 @@ enum inv {
 	INV_WAKEUP,
 	INV_STATS,
 	INV_CALLBACK,
+	INV_RUNTIME_PM,
 	NR_INV
 };
 

@@ -625,7 +625,7 @@ static const char *const ev_names[NR_EV_KINDS] = {
 	"cb-start", "cb-end", "handled", "direct-complete", "direct-resume",
 	"skip", "wakeup-abort", "gone", "freed", "use-after-free", "refs",
 	"teardown-done", "added", "list-pos", "unbound", "link",
-	"failed-dev", "failed-step",
+	"failed-dev", "rpm-state", "failed-step",
 };
 
 void dpm_events_write(const struct dpm_event *ev, void *ctx)

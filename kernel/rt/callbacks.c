@@ -113,6 +113,7 @@ static int dpmk_callback(struct device *dev, int phase, bool level, int *ret)
 {
 	struct dpmk_dev *d = to_dpmk(dev);
 	const struct dpmk_device *sd = d->sd;
+	bool rpm_off;
 	int err;
 
 	dpmk_host_sched_point();
@@ -120,6 +121,7 @@ static int dpmk_callback(struct device *dev, int phase, bool level, int *ret)
 		*ret = 0;
 		return 0;
 	}
+	rpm_off = dpmk_rpm_disabled(dev);
 	/* Checked and published as one step, against device_del(). */
 	spin_lock(&d->ev_lock);
 	if (__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE)) {
@@ -130,7 +132,8 @@ static int dpmk_callback(struct device *dev, int phase, bool level, int *ret)
 	d->ran_inst = __atomic_load_n(&dpmk_run.phase_inst, __ATOMIC_RELAXED);
 	/* What main.c left in dev_pm_info for the oracle (its WAKEUP). */
 	dpmk_emit(EV_CB_START, d->idx, phase, 0,
-		  EV_FACT_TOLD | (dev->power.wakeup_path ? EV_FACT_WAKEUP_PATH : 0),
+		  EV_FACT_TOLD | (dev->power.wakeup_path ? EV_FACT_WAKEUP_PATH : 0) |
+		  EV_FACT_RPM_TOLD | (rpm_off ? EV_FACT_RPM_DISABLED : 0),
 		  level ? EV_CB_FROM_LAYER : EV_CB_FROM_DRIVER, NULL);
 	spin_unlock(&d->ev_lock);
 	if (sd->dur_us[phase])

@@ -285,7 +285,7 @@ void dpmk_device_pm_remove(struct device *dev)
 
 static void skip(struct dpmk_dev *d, int p, int why)
 {
-	long long facts = 0;
+	long long facts = DPMK_SKIPF_TOLD;
 	bool rpm_suspended = __atomic_load_n(&d->dev.power.runtime_status,
 					     __ATOMIC_RELAXED) == RPM_SUSPENDED;
 

@@ -189,6 +189,8 @@ bool dpmk_state_owns(const void *obj);
 int dpmk_index(const struct device *dev);
 
 void dpmk_publish_list_order(void);
+void dpmk_publish_rpm(int end);
+bool dpmk_rpm_disabled(struct device *dev);
 
 /* The explorable copy's footprint runtime (footprint.c): the memory of
  * scenario device idx, by part (0 its struct dpmk_dev, 1 its

@@ -106,6 +106,17 @@ void pm_runtime_unblock(struct device *dev)
 	spin_unlock_irq(&dev->power.lock);
 }
 
+/* Runtime PM disabled (for the oracle's RUNTIME-PM). */
+bool dpmk_rpm_disabled(struct device *dev)
+{
+	bool ret;
+
+	spin_lock_irq(&dev->power.lock);
+	ret = dev->power.disable_depth > 0;
+	spin_unlock_irq(&dev->power.lock);
+	return ret;
+}
+
 bool pm_runtime_blocked(struct device *dev)
 {
 	bool ret;

@@ -160,6 +160,25 @@ static void late_pos(struct device *dev, void *data)
 	dpm_publish(&ev);
 }
 
+static void rpm_state(struct device *dev, void *data)
+{
+	long long depth;
+	bool suspended;
+
+	spin_lock_irq(&dev->power.lock);
+	depth = dev->power.disable_depth;
+	suspended = dev->power.runtime_status == RPM_SUSPENDED;
+	spin_unlock_irq(&dev->power.lock);
+	dpmk_emit(EV_RPM_STATE, to_dpmk(dev)->idx, -1, *(int *)data, depth, suspended, NULL);
+}
+
+/* Every listed device's runtime PM, as the transition starts (0) and
+ * ends (1): the oracle's RUNTIME-PM. */
+void dpmk_publish_rpm(int end)
+{
+	dpm_for_each_dev(&end, rpm_state);
+}
+
 void dpmk_publish_list_order(void)
 {
 	int pos = 0;
@@ -264,8 +283,13 @@ static int tree_cycle(int n)
 {
 	/* Between transitions every device is on dpm_list, in the order the
 	 * next one walks it (late devices and links have moved some). */
+	int err;
+
 	dpmk_publish_list_order();
-	return dpmk_cycle(n);
+	dpmk_publish_rpm(0);
+	err = dpmk_cycle(n);
+	dpmk_publish_rpm(1);
+	return err;
 }
 
 static void tree_unregister(int idx)

@@ -424,7 +424,7 @@ static void on_event(const struct dpm_event *ev, void *ctx)
 	}
 	if (!x && ev->kind >= EV_CB_START && ev->kind != EV_WAKEUP_ABORT &&
 	    ev->kind != EV_TEARDOWN_DONE && ev->kind != EV_FAILED_DEV &&
-	    ev->kind != EV_FAILED_STEP) {
+	    ev->kind != EV_FAILED_STEP && ev->kind != EV_RPM_STATE) {
 		kc_check_fail("EVENT: kind %d without a device", ev->kind);
 		return;
 	}
@@ -603,6 +603,7 @@ static void on_event(const struct dpm_event *ev, void *ctx)
 	case EV_UNBOUND:	/* EV_GONE and the callbacks tell it enough */
 	case EV_FAILED_DEV:	/* suspend_stats: the oracle's STATS */
 	case EV_FAILED_STEP:
+	case EV_RPM_STATE:	/* runtime PM: the oracle's RUNTIME-PM */
 		break;
 	default:
 		kc_check_fail("EVENT: unknown kind %d", ev->kind);
@@ -618,7 +619,7 @@ static void print_event(const struct dpm_event *ev)
 		"cb-start", "cb-end", "handled", "direct-complete", "direct-resume",
 		"skip", "wakeup-abort", "gone", "freed", "use-after-free", "refs",
 		"teardown-done", "added", "list-pos", "unbound", "link",
-		"failed-dev", "failed-step",
+		"failed-dev", "rpm-state", "failed-step",
 	};
 
 	pm_printk("event %s dev %s phase %s err %d a %lld b %lld%s%s",
