@@ -790,13 +790,41 @@ static void test_kernel_rules(void)
 	/* Not suspended: fine when it was not, a violation when it was. */
 	static const struct ev not_suspended[] = {
 		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(X, PH_SUSPEND),
-		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_RESUME_NOIRQ },
-		SK(X, PH_RESUME_NOIRQ, SKIP_NOT_SUSPENDED),
-		{ PEND, 0, PH_RESUME_NOIRQ }, { PBEGIN, 0, PH_RESUME },
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_RESUME },
 		SK(X, PH_RESUME, SKIP_NOT_SUSPENDED),
 	};
 	EXPECT_EQ(JUDGE(not_suspended, true), INV_SKIP);
 	EXPECT_CONTAINS(oracle_result()->msg, "'x' skipped its resume callback as not suspended");
+	/* PHASE-BARRIER: the phases in the order the kernel's callers run
+	 * them, each once a transition. */
+	static const struct ev noirq_twice[] = {
+		{ TBEGIN }, { WAKE }, { PBEGIN, 0, PH_SUSPEND_LATE }, { PEND, 0, PH_SUSPEND_LATE },
+		{ PBEGIN, 0, PH_SUSPEND_NOIRQ }, { PEND, 0, PH_SUSPEND_NOIRQ },
+		{ PBEGIN, 0, PH_RESUME_NOIRQ }, { PEND, 0, PH_RESUME_NOIRQ },
+		{ PBEGIN, 0, PH_RESUME_NOIRQ },
+	};
+	static const struct ev noirq_unsuspended[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND_LATE }, { PEND, 0, PH_SUSPEND_LATE },
+		{ PBEGIN, 0, PH_RESUME_NOIRQ },
+	};
+	static const struct ev early_before_noirq[] = {
+		{ TBEGIN }, { WAKE }, { PBEGIN, 0, PH_SUSPEND_LATE }, { PEND, 0, PH_SUSPEND_LATE },
+		{ PBEGIN, 0, PH_SUSPEND_NOIRQ }, { PEND, 0, PH_SUSPEND_NOIRQ },
+		{ PBEGIN, 0, PH_RESUME_EARLY },
+	};
+	static const struct ev late_rollback[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND_LATE }, { PEND, 0, PH_SUSPEND_LATE },
+		{ PBEGIN, 0, PH_RESUME_EARLY },
+		{ PEND, 0, PH_RESUME_EARLY }, { PBEGIN, 0, PH_RESUME },
+		{ PEND, 0, PH_RESUME }, { TEND_OK }, { TBEGIN },
+		{ PBEGIN, 0, PH_SUSPEND_LATE }, { PEND, 0, PH_SUSPEND_LATE },
+	};
+	EXPECT_EQ(JUDGE(noirq_twice, true), INV_PHASE_BARRIER);
+	EXPECT_CONTAINS(oracle_result()->msg, "began twice");
+	EXPECT_EQ(JUDGE(noirq_unsuspended, true), INV_PHASE_BARRIER);
+	EXPECT_EQ(JUDGE(early_before_noirq, true), INV_PHASE_BARRIER);
+	EXPECT_CONTAINS(oracle_result()->msg, "resume_noirq had not");
+	EXPECT_EQ(JUDGE(late_rollback, true), -1);
 	/* Registered late: no obligation before, a device like any after. */
 	late[G] = true;
 	static const struct ev late_ok[] = {

@@ -90,6 +90,8 @@ static bool suspend_failed;
 static bool wakeup_abort;	/* a wake-up event aborted this transition */
 /* STATS: the phases main.c recorded as failed steps this transition. */
 static unsigned int steps_recorded;
+/* PHASE-BARRIER: the phases begun this transition. */
+static unsigned int phases_begun;
 /* Bit e: a suspend-side callback returned -e; e up to the kernel's
  * MAX_ERRNO, the text format's limit (EPROTO, 71, is in real logs). */
 #define ERRNO_MAX 4095
@@ -236,6 +238,7 @@ static void do_check_transition_begin(void)
 	memset(failed_errs, 0, sizeof(failed_errs));
 	first_fail_dev = -1;
 	steps_recorded = 0;
+	phases_begun = 0;
 	for (int i = 0; i < cfg.ndev; i++) {
 		st[i].ran = 0;
 		st[i].failed = 0;
@@ -272,6 +275,25 @@ static void do_check_phase_begin(enum pm_phase p, long long told)
 		check_fail(INV_PHASE_BARRIER,
 			   "phase %s began while phase %s had not returned",
 			   pm_phase_name(p), pm_phase_name(phase_active));
+	/* The kernel's callers run each phase at most once a transition; a
+	 * noirq resume only after a noirq suspend, an early resume only
+	 * after a late suspend and, once the noirq suspend ran, after the
+	 * noirq resume (dpm_suspend_end(), suspend_enter(), hibernate.c). */
+	if (in_transition && phases_begun & (1u << p))
+		check_fail(INV_PHASE_BARRIER, "phase %s began twice in one transition",
+			   pm_phase_name(p));
+	else if (in_transition && p == PH_RESUME_NOIRQ &&
+		 !(phases_begun & (1u << PH_SUSPEND_NOIRQ)))
+		check_fail(INV_PHASE_BARRIER, "phase resume_noirq began, but suspend_noirq had not");
+	else if (in_transition && p == PH_RESUME_EARLY &&
+		 (!(phases_begun & (1u << PH_SUSPEND_LATE)) ||
+		  (phases_begun & (1u << PH_SUSPEND_NOIRQ) &&
+		   !(phases_begun & (1u << PH_RESUME_NOIRQ)))))
+		check_fail(INV_PHASE_BARRIER, "phase resume_early began, but %s",
+			   phases_begun & (1u << PH_SUSPEND_LATE) ?
+			   "suspend_noirq had run and resume_noirq had not" :
+			   "suspend_late had not");
+	phases_begun |= 1u << p;
 	phase_active = p;
 	last_pos[p] = -1;
 	phase_start = dpm_eng->now();

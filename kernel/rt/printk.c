@@ -362,6 +362,17 @@ void _dev_printk(const char *level, const struct device *dev, const char *fmt, .
 	va_end(ap);
 }
 
+void _printk_args(int unused, ...)
+{
+	(void)unused;
+}
+
+void _dev_printk_args(const struct device *dev, ...)
+{
+	/* What _dev_printk() reads of the device first. */
+	(void)dev_name(dev);
+}
+
 /* The runtime's own lines, marked as such. */
 void dpmk_log(const char *fmt, ...)
 {

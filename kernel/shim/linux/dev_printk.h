@@ -14,8 +14,12 @@ struct device;
 void _dev_printk(const char *level, const struct device *dev,
 		 const char *fmt, ...);
 
+/* The device's name is read, and the arguments evaluated, with or
+ * without a run log (linux/printk.h, _printk_args()). */
+void _dev_printk_args(const struct device *dev, ...);
 #define dev_printk(level, dev, fmt, ...) \
-	do { if (dpmk_log_on) _dev_printk(level, dev, fmt, ##__VA_ARGS__); } while (0)
+	do { if (dpmk_log_on) _dev_printk(level, dev, fmt, ##__VA_ARGS__); \
+	     else _dev_printk_args(dev, ##__VA_ARGS__); } while (0)
 #define dev_emerg(dev, fmt, ...) dev_printk(KERN_EMERG, dev, dev_fmt(fmt), ##__VA_ARGS__)
 #define dev_crit(dev, fmt, ...)	 dev_printk(KERN_CRIT, dev, dev_fmt(fmt), ##__VA_ARGS__)
 #define dev_err(dev, fmt, ...)	 dev_printk(KERN_ERR, dev, dev_fmt(fmt), ##__VA_ARGS__)
