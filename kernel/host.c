@@ -61,6 +61,16 @@ int dpmk_host_task_id(void)
 	return dpm_eng->current_id();
 }
 
+void *dpmk_host_mutex_taken_by(void (*fn)(void))
+{
+	return kapi_mutex_taken_by(fn);
+}
+
+int dpmk_host_mutex_mine(void *m)
+{
+	return mutex_is_mine(m);
+}
+
 const char *dpmk_host_task_name(void)
 {
 	return dpm_eng->current_name();

@@ -245,6 +245,10 @@ struct dpmk_tree {
 void dpmk_host_delay_us(unsigned long long us);	/* busy this long (virtual) */
 void dpmk_host_sched_point(void);		/* another task may run here */
 int dpmk_host_task_id(void);			/* 0: the PM task */
+/* Runs fn and returns the first mutex it took, still held (NULL: none). */
+void *dpmk_host_mutex_taken_by(void (*fn)(void));
+/* The calling task holds mutex m. */
+int dpmk_host_mutex_mine(void *m);
 const char *dpmk_host_task_name(void);
 unsigned long long dpmk_host_now_ns(void);
 int dpmk_host_concurrent(void);			/* tasks are real threads */

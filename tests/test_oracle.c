@@ -22,7 +22,7 @@ static int parent[4] = { -1, P, C, -1 };
 /* One oracle event: device, phase, kind. */
 enum ek { START, END_OK, END_ERR, GONE, PBEGIN, PEND, TBEGIN, TEND_OK, TEND_ERR,
 	  DC, DR, HANDLED, SKIP, WAKE, TEND_BUSY, ADDED, POS, PBEGIN_AS,
-	  STARTF, FAILED, FSTEP, STARTB, SKIPB, RPM0, RPM1 };
+	  STARTF, FAILED, FSTEP, STARTB, SKIPB, RPM0, RPM1, FREED };
 
 struct ev {
 	enum ek k;
@@ -89,6 +89,12 @@ static void feed(void *arg)
 		case FAILED: {
 			struct dpm_event ev = { EV_FAILED_DEV, e->dev, e->ph, 0, 0,
 						0, e->dev >= 0 ? names[e->dev] : "nobody" };
+
+			dpm_publish(&ev);
+			break;
+		}
+		case FREED: {
+			struct dpm_event ev = { EV_FREED, e->dev, -1, 0, e->a };
 
 			dpm_publish(&ev);
 			break;
@@ -825,6 +831,16 @@ static void test_kernel_rules(void)
 	EXPECT_EQ(JUDGE(early_before_noirq, true), INV_PHASE_BARRIER);
 	EXPECT_CONTAINS(oracle_result()->msg, "resume_noirq had not");
 	EXPECT_EQ(JUDGE(late_rollback, true), -1);
+	/* REFS: a last reference dropped under dpm_list_mtx. */
+	static const struct ev freed_plain[] = {
+		{ TBEGIN }, { GONE, X }, { FREED, X, -1, 0 },
+	};
+	static const struct ev freed_locked[] = {
+		{ TBEGIN }, { GONE, X }, { FREED, X, -1, 1 },
+	};
+	EXPECT_EQ(JUDGE(freed_plain, true), -1);
+	EXPECT_EQ(JUDGE(freed_locked, true), INV_REFS);
+	EXPECT_CONTAINS(oracle_result()->msg, "while main.c held dpm_list_mtx");
 	/* Registered late: no obligation before, a device like any after. */
 	late[G] = true;
 	static const struct ev late_ok[] = {

@@ -88,7 +88,9 @@ enum pm_ev_kind {
 				 * the callback it has (kernel variants) */
 	EV_WAKEUP_ABORT,	/* a wake-up event made the transition abort */
 	EV_GONE,		/* dev: unbound and off the PM list */
-	EV_FREED,		/* dev: its last reference was dropped */
+	EV_FREED,		/* dev: its last reference was dropped; a: 1
+				 * if while main.c held dpm_list_mtx (kernel
+				 * variants) */
 	EV_USE_AFTER_FREE,	/* dev, what: an operation on its freed memory */
 	EV_REFS,		/* dev, a: references it holds at the end of the
 				 * run, b: how many it should hold */

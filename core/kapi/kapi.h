@@ -58,6 +58,11 @@ void mutex_init(struct mutex *m);
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 bool mutex_is_locked(struct mutex *m);
+/* Held by the calling task. */
+bool mutex_is_mine(struct mutex *m);
+/* Runs fn and returns the first mutex it took (NULL: none): how the
+ * kernel variants find main.c's static dpm_list_mtx (device_pm_lock()). */
+struct mutex *kapi_mutex_taken_by(void (*fn)(void));
 
 /* ---- counting semaphore (2.6.33's dev->sem) ---- */
 struct semaphore {

@@ -92,6 +92,10 @@ void mutex_init(struct mutex *m)
 	waitq_init(&m->wait);
 }
 
+/* kapi_mutex_taken_by(): while fn runs, the first mutex it takes. */
+static bool mutex_capture;
+static struct mutex *mutex_captured;
+
 void mutex_lock(struct mutex *m)
 {
 	KAPI_CHECK(m, "mutex_lock");
@@ -121,6 +125,9 @@ void mutex_lock(struct mutex *m)
 	if (m->handoff == me)
 		m->handoff = 0;
 	eng_unlock(&m->wait.lk);
+	if (__atomic_load_n(&mutex_capture, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&mutex_captured, __ATOMIC_RELAXED))
+		__atomic_store_n(&mutex_captured, m, __ATOMIC_RELAXED);
 }
 
 void mutex_unlock(struct mutex *m)
@@ -134,6 +141,28 @@ void mutex_unlock(struct mutex *m)
 	dpm_eng->wake_all(&m->wait);
 	eng_unlock(&m->wait.lk);
 	eng_sched_point();
+}
+
+bool mutex_is_mine(struct mutex *m)
+{
+	eng_lock(&m->wait.lk);
+	bool l = m->owner == dpm_eng->current_id() + 1;
+
+	eng_unlock(&m->wait.lk);
+	return l;
+}
+
+
+struct mutex *kapi_mutex_taken_by(void (*fn)(void))
+{
+	struct mutex *m;
+
+	__atomic_store_n(&mutex_captured, NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&mutex_capture, true, __ATOMIC_RELAXED);
+	fn();
+	__atomic_store_n(&mutex_capture, false, __ATOMIC_RELAXED);
+	m = __atomic_load_n(&mutex_captured, __ATOMIC_RELAXED);
+	return m;
 }
 
 bool mutex_is_locked(struct mutex *m)

@@ -792,9 +792,17 @@ static void do_check_device_gone(int dev)
 	st[dev].gone = true;
 }
 
-static void do_check_device_freed(int dev)
+/* REFS: a last reference dropped while main.c holds dpm_list_mtx runs
+ * the release under it, and a release that unregisters a device takes it
+ * again: 2aa36604e824 ("PM: sleep: Avoid calling put_device() under
+ * dpm_list_mtx") moved every put_device() of main.c out of the lock. */
+static void do_check_device_freed(int dev, long long under_list_mtx)
 {
 	st[dev].freed = true;
+	if (under_list_mtx)
+		check_fail(INV_REFS,
+			   "the last reference of '%s' was dropped while main.c held dpm_list_mtx: a release that unregisters a device would deadlock there",
+			   nm(dev));
 }
 
 static void do_check_transition_end(int error)
@@ -1122,7 +1130,7 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		do_check_device_gone(ev->dev);
 		break;
 	case EV_FREED:
-		do_check_device_freed(ev->dev);
+		do_check_device_freed(ev->dev, ev->a);
 		break;
 	case EV_USE_AFTER_FREE:
 		do_check_use_after_free(ev->dev, ev->what, ev->a, ev->b);

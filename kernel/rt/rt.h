@@ -104,6 +104,7 @@ struct dpmk_run {
 	int			phase;		/* enum pm_phase, -1: none */
 	int			phase_inst;	/* counts phase beginnings */
 	int			window_open;	/* suspend_late .. resume_early */
+	void			*list_mtx;	/* main.c's dpm_list_mtx */
 	struct completion	window_closed;
 	int			workers;	/* atomic: runtime tasks alive */
 	struct completion	workers_done;

@@ -260,6 +260,10 @@ static int tree_setup(const struct dpmk_scenario *s)
 	dpmk_spin_real = dpmk_host_concurrent();
 	dpmk_log_on = dpmk_host_log_enabled();
 	dpmk_misc_reset();
+	/* main.c's dpm_list_mtx (static there): what device_pm_lock() takes. */
+	dpmk_run.list_mtx = dpmk_host_mutex_taken_by(device_pm_lock);
+	if (dpmk_run.list_mtx)
+		mutex_unlock(dpmk_run.list_mtx);
 	dpmk_events_reset();
 	dpmk_wakeup_reset();
 	dpmk_links_reset();
