@@ -22,7 +22,7 @@ static int parent[4] = { -1, P, C, -1 };
 /* One oracle event: device, phase, kind. */
 enum ek { START, END_OK, END_ERR, GONE, PBEGIN, PEND, TBEGIN, TEND_OK, TEND_ERR,
 	  DC, DR, HANDLED, SKIP, WAKE, TEND_BUSY, ADDED, POS, PBEGIN_AS,
-	  STARTF, FAILED, FSTEP, STARTB, SKIPB, RPM0, RPM1, FREED };
+	  STARTF, FAILED, FSTEP, STARTB, SKIPB, RPM0, RPM1, FREED, LOCK };
 
 struct ev {
 	enum ek k;
@@ -33,7 +33,8 @@ struct ev {
 				 * STARTF: EV_FACT_*; FSTEP: the failed
 				 * step's phase, and ph the phase now;
 				 * STARTB: EV_CB_FROM_*; SKIPB: enum
-				 * pm_skip; RPM0, RPM1: the disable depth */
+				 * pm_skip; RPM0, RPM1: the disable depth;
+				 * LOCK: 1 if dpm_list_mtx was held */
 	long long b;		/* SKIPB: EV_SKIPF_*; RPM0, RPM1: 1 if
 				 * runtime-suspended */
 };
@@ -89,6 +90,14 @@ static void feed(void *arg)
 		case FAILED: {
 			struct dpm_event ev = { EV_FAILED_DEV, e->dev, e->ph, 0, 0,
 						0, e->dev >= 0 ? names[e->dev] : "nobody" };
+
+			dpm_publish(&ev);
+			break;
+		}
+		case LOCK: {
+			struct dpm_event ev = { EV_LOCKING, e->dev, e->ph, 0, e->a, 0,
+						e->a ? "waits in async_synchronize_full()" :
+						"changes a list (list_move)" };
 
 			dpm_publish(&ev);
 			break;
@@ -1136,6 +1145,17 @@ static void test_wakeup_stats_rules(void)
 	EXPECT_EQ(JUDGE(rpm_balanced, true), -1);
 	EXPECT_EQ(JUDGE(rpm_left_disabled, true), INV_RUNTIME_PM);
 	EXPECT_CONTAINS(oracle_result()->msg, "disables and enables do not match");
+	/* LOCKS: the runtime tells a breach of dpm_list_mtx's rule. */
+	static const struct ev lock_list[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { LOCK, -1, PH_SUSPEND, 0 },
+	};
+	static const struct ev lock_wait[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { LOCK, G, PH_SUSPEND, 1 },
+	};
+	EXPECT_EQ(JUDGE(lock_list, true), INV_LOCKS);
+	EXPECT_CONTAINS(oracle_result()->msg, "main.c changes a list (list_move) without holding dpm_list_mtx");
+	EXPECT_EQ(JUDGE(lock_wait, true), INV_LOCKS);
+	EXPECT_CONTAINS(oracle_result()->msg, "of 'g' holding dpm_list_mtx");
 	flags[G] = 0;
 	exempt[P] = exempt[C] = exempt[X] = false;
 #undef RPM_DOWN

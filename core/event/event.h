@@ -120,6 +120,11 @@ enum pm_ev_kind {
 				 * phase main.c recorded in suspend_stats as
 				 * the step that failed (dpm_save_failed_step();
 				 * -1: a step that is no phase of main.c's) */
+	EV_LOCKING,		/* dev (-1: none), phase: the phase in
+				 * progress, what: what main.c did (a kernel
+				 * variant's runtime tells only a breach of
+				 * dpm_list_mtx's rule), a: 1 if it held
+				 * dpm_list_mtx then, 0 if it did not */
 	NR_EV_KINDS
 };
 

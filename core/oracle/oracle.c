@@ -28,6 +28,7 @@ static const char *const inv_names[NR_INV] = {
 	"SUSPEND-AFTER-CHILDREN", "RESUME-AFTER-PARENT", "ONCE", "ROLLBACK",
 	"REMOVED", "LIVENESS", "PHASE-BARRIER", "SYNC-ORDER", "REFS",
 	"SLEEP-COMPLETE", "SKIP", "WAKEUP", "STATS", "CALLBACK", "RUNTIME-PM",
+	"LOCKS",
 };
 
 const char *inv_name(enum inv id)
@@ -627,6 +628,21 @@ static void check_rpm_kept(int dev, enum pm_phase p, long long facts)
 		   nm(dev), pm_phase_name(p));
 }
 
+/* LOCKS: main.c moves devices between its lists, and tests them, only
+ * while it holds dpm_list_mtx, and it calls no callback and waits for no
+ * device and no async job while it holds it (a callback or a job that
+ * registers or removes a device takes the lock: it would deadlock).  The
+ * runtime tells only a breach. */
+static void do_check_locking(int dev, const char *what, long long held)
+{
+	if (dev >= 0)
+		check_fail(INV_LOCKS, "main.c %s of '%s' %s dpm_list_mtx",
+			   what ? what : "?", nm(dev), held ? "holding" : "without holding");
+	else
+		check_fail(INV_LOCKS, "main.c %s %s dpm_list_mtx",
+			   what ? what : "?", held ? "holding" : "without holding");
+}
+
 static void check_wakeup_path(int dev, enum pm_phase p, long long facts)
 {
 	if (!(facts & EV_FACT_TOLD) || !cfg.wakeup || !cfg.wakeup[dev] ||
@@ -1165,6 +1181,9 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		break;
 	case EV_RPM_STATE:
 		do_check_rpm_state(ev->dev, ev->err, ev->a, ev->b);
+		break;
+	case EV_LOCKING:
+		do_check_locking(ev->dev, ev->what, ev->a);
 		break;
 	case EV_UNBOUND:
 		pr_info("device '%s': driver unbound", nm(ev->dev));

@@ -31,6 +31,7 @@ enum inv {
 	INV_STATS,
 	INV_CALLBACK,
 	INV_RUNTIME_PM,
+	INV_LOCKS,
 	NR_INV
 };
 

@@ -116,6 +116,8 @@ static int dpmk_callback(struct device *dev, int phase, bool level, int *ret)
 	bool rpm_off;
 	int err;
 
+	dpmk_main_lock_rule(d->idx, level ? "calls the middle layer's callback" :
+			    "calls the driver's callback", 0);
 	dpmk_host_sched_point();
 	if (level && level_skips(dev, phase)) {
 		*ret = 0;

@@ -316,6 +316,24 @@ static void release_unregister_fn(void *arg)
 	}
 }
 
+/* LOCKS (docs/oracle.md): main.c changes and tests its lists only
+ * holding dpm_list_mtx (must_hold 1), and calls back and waits only
+ * without it (must_hold 0); a breach is told to the oracle.  Called from
+ * main.c's own code through the shim's list, completion and async
+ * headers (DPMK_IN_MAIN_C), and before each callback. */
+void dpmk_main_lock_rule(int idx, const char *what, int must_hold)
+{
+	int mine;
+
+	if (!dpmk_run.list_mtx)
+		return;
+	mine = dpmk_host_mutex_mine(dpmk_run.list_mtx) != 0;
+	if (mine == (must_hold != 0))
+		return;
+	dpmk_log("main.c %s %s dpm_list_mtx", what, mine ? "holding" : "without holding");
+	dpmk_emit(EV_LOCKING, idx, dpmk_phase_now(), 0, mine, 0, what);
+}
+
 void dpmk_dev_release(struct device *dev)
 {
 	struct dpmk_dev *d = to_dpmk(dev);

@@ -28,4 +28,18 @@ void *bsearch(const void *key, const void *base, size_t n, size_t size,
  * progress, called with every object a kapi primitive is about to touch. */
 extern void (*kapi_obj_check)(const void *obj, const char *op);
 
+/* LOCKS: what main.c does, told against dpm_list_mtx's rule (kernel/rt/
+ * core.c); idx: the device's index or -1. */
+void dpmk_main_lock_rule(int idx, const char *what, int must_hold);
+
+/* Only main.c's own code is held to the rule (main.c is compiled with
+ * DPMK_IN_MAIN_C): its list changes and tests, its waits. */
+#ifdef DPMK_IN_MAIN_C
+#define DPMK_MAIN_LOCKED(what)	dpmk_main_lock_rule(-1, what, 1)
+#define DPMK_MAIN_UNLOCKED(what) dpmk_main_lock_rule(-1, what, 0)
+#else
+#define DPMK_MAIN_LOCKED(what)	((void)0)
+#define DPMK_MAIN_UNLOCKED(what) ((void)0)
+#endif
+
 #endif

@@ -28,4 +28,11 @@ bool completion_done(struct completion *x);
 void dpmk_complete_all(struct completion *x);
 #define complete_all(x)		dpmk_complete_all(x)
 
+/* LOCKS: main.c waits only without dpm_list_mtx. */
+#ifdef DPMK_IN_MAIN_C
+#define wait_for_completion(x)						\
+	(DPMK_MAIN_UNLOCKED("waits in wait_for_completion()"),		\
+	 (wait_for_completion)(x))
+#endif
+
 #endif

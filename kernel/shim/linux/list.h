@@ -9,6 +9,7 @@
 #define _DPMSHIM_LINUX_LIST_H
 
 #include <linux/types.h>
+#include <dpmshim/host.h>
 
 #define LIST_POISON1	((struct list_head *)0x100)
 #define LIST_POISON2	((struct list_head *)0x122)
@@ -33,11 +34,13 @@ static inline void __list_add(struct list_head *entry, struct list_head *prev,
 
 static inline void list_add(struct list_head *entry, struct list_head *head)
 {
+	DPMK_MAIN_LOCKED("changes a list (list_add)");
 	__list_add(entry, head, head->next);
 }
 
 static inline void list_add_tail(struct list_head *entry, struct list_head *head)
 {
+	DPMK_MAIN_LOCKED("changes a list (list_add_tail)");
 	__list_add(entry, head->prev, head);
 }
 
@@ -54,6 +57,7 @@ static inline void __list_del_entry(struct list_head *entry)
 
 static inline void list_del(struct list_head *entry)
 {
+	DPMK_MAIN_LOCKED("changes a list (list_del)");
 	__list_del_entry(entry);
 	entry->next = LIST_POISON1;
 	entry->prev = LIST_POISON2;
@@ -61,24 +65,28 @@ static inline void list_del(struct list_head *entry)
 
 static inline void list_del_init(struct list_head *entry)
 {
+	DPMK_MAIN_LOCKED("changes a list (list_del_init)");
 	__list_del_entry(entry);
 	INIT_LIST_HEAD(entry);
 }
 
 static inline void list_move(struct list_head *entry, struct list_head *head)
 {
+	DPMK_MAIN_LOCKED("changes a list (list_move)");
 	__list_del_entry(entry);
 	list_add(entry, head);
 }
 
 static inline void list_move_tail(struct list_head *entry, struct list_head *head)
 {
+	DPMK_MAIN_LOCKED("changes a list (list_move_tail)");
 	__list_del_entry(entry);
 	list_add_tail(entry, head);
 }
 
 static inline int list_empty(const struct list_head *head)
 {
+	DPMK_MAIN_LOCKED("tests a list (list_empty)");
 	return READ_ONCE(head->next) == head;
 }
 
@@ -101,18 +109,21 @@ static inline void __list_splice(const struct list_head *list,
 /* The entries of list go in front of head's first; list is left stale. */
 static inline void list_splice(const struct list_head *list, struct list_head *head)
 {
+	DPMK_MAIN_LOCKED("changes a list (list_splice)");
 	if (!list_empty(list))
 		__list_splice(list, head, head->next);
 }
 
 static inline void list_splice_tail(struct list_head *list, struct list_head *head)
 {
+	DPMK_MAIN_LOCKED("changes a list (list_splice_tail)");
 	if (!list_empty(list))
 		__list_splice(list, head->prev, head);
 }
 
 static inline void list_splice_init(struct list_head *list, struct list_head *head)
 {
+	DPMK_MAIN_LOCKED("changes a list (list_splice_init)");
 	if (!list_empty(list)) {
 		__list_splice(list, head, head->next);
 		INIT_LIST_HEAD(list);
