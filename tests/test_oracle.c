@@ -1065,6 +1065,39 @@ static void test_wakeup_stats_rules(void)
 	EXPECT_EQ(JUDGE(rec_resume_none, true), -1);
 	modern_cfg.may_async = NULL;
 	exempt[P] = exempt[C] = exempt[X] = false;
+	/* SKIP, the walk's stop: once a device the walk runs itself fails
+	 * (or is skipped as the transition aborts), the suspend walk takes
+	 * no other device in hand in that phase. */
+	static const struct ev walk_on[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { HANDLED, X, PH_SUSPEND },
+		{ START, X, PH_SUSPEND }, { END_ERR, X, PH_SUSPEND },
+		{ HANDLED, G, PH_SUSPEND },
+	};
+	static const struct ev walk_aborting_on[] = {	/* x may be async */
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { START, X, PH_SUSPEND },
+		{ END_ERR, X, PH_SUSPEND }, { HANDLED, G, PH_SUSPEND },
+		SK(G, PH_SUSPEND, SKIP_ABORTING), { HANDLED, C, PH_SUSPEND },
+	};
+	static const struct ev walk_stopped[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { HANDLED, X, PH_SUSPEND },
+		{ START, X, PH_SUSPEND }, { END_ERR, X, PH_SUSPEND },
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_RESUME }, { HANDLED, G, PH_RESUME },
+	};
+	modern_cfg.may_async = may_async;
+	modern_cfg.walk_stops = true;
+	EXPECT_EQ(JUDGE(walk_on, true), INV_SKIP);
+	EXPECT_CONTAINS(oracle_result()->msg, "the suspend walk took 'g' in hand after 'x' failed in it");
+	EXPECT_EQ(JUDGE(walk_stopped, true), -1);
+	/* A device that may run in an async job may have run inline in the
+	 * walk's task, whose failure the walk does not check. */
+	may_async[X] = true;
+	EXPECT_EQ(JUDGE(walk_on, true), -1);
+	EXPECT_EQ(JUDGE(walk_aborting_on, true), INV_SKIP);
+	EXPECT_CONTAINS(oracle_result()->msg, "took 'c' in hand after 'g' was skipped as the transition was aborting");
+	may_async[X] = false;
+	modern_cfg.walk_stops = false;
+	EXPECT_EQ(JUDGE(walk_on, true), -1);
+	modern_cfg.may_async = NULL;
 #undef FAIL_IN
 #undef DOWN
 #undef UP

@@ -107,6 +107,11 @@ static uint64_t *err_word(int error, uint64_t *bit)
 }
 
 static int first_fail_dev = -1, first_fail_phase, first_fail_err;
+/* SKIP, the walk's stop: the task that walks the phase in progress, and
+ * the device whose failure or abort in that task stopped a suspend walk
+ * (-1: none yet). */
+static int walk_tid = -1, walk_stop_dev = -1;
+static bool walk_stop_failed;
 static int phase_active = -1;
 /* The resume the phase in progress does (enum oracle_resume) as the
  * variant told, or -1: as the transition's kind says (resume_kind()). */
@@ -296,8 +301,40 @@ static void do_check_phase_begin(enum pm_phase p, long long told)
 			   "suspend_late had not");
 	phases_begun |= 1u << p;
 	phase_active = p;
+	walk_tid = dpm_eng->current_id();
+	walk_stop_dev = -1;
 	last_pos[p] = -1;
 	phase_start = dpm_eng->now();
+}
+
+/* SKIP, the walk's stop (the kernel variants): a suspend, late or noirq
+ * walk that sees a device it runs itself fail, or skip its step because
+ * the transition is aborting (async_error set: an earlier failure or a
+ * wake-up), stops there (dpm_suspend()'s "if (error || async_error)
+ * break;" and the same in the late and noirq walks); it takes no other
+ * device in hand in that phase.  Only a device that cannot run in an
+ * async job counts: a job the async code runs inline in the walk's task
+ * is not checked by the walk. */
+static void walk_note_stop(int dev, enum pm_phase p, bool failed)
+{
+	if (!cfg.walk_stops || p == PH_PREPARE || !pm_phase_is_suspend(p) ||
+	    (int)p != phase_active || walk_stop_dev >= 0 ||
+	    (cfg.may_async && cfg.may_async[dev]) ||
+	    dpm_eng->current_id() != walk_tid)
+		return;
+	walk_stop_dev = dev;
+	walk_stop_failed = failed;
+}
+
+static void check_walk_stopped(int dev, enum pm_phase p)
+{
+	if (walk_stop_dev < 0 || dev == walk_stop_dev || (int)p != phase_active ||
+	    dpm_eng->current_id() != walk_tid)
+		return;
+	check_fail(INV_SKIP,
+		   "the %s walk took '%s' in hand after '%s' %s in it: main.c's suspend walks stop at the first failure they see",
+		   pm_phase_name(p), nm(dev), nm(walk_stop_dev),
+		   walk_stop_failed ? "failed" : "was skipped as the transition was aborting");
 }
 
 /* STATS, the other way: a failure main.c must record (the kernel
@@ -754,10 +791,12 @@ static void do_check_callback_end(int dev, enum pm_phase p, int error)
 	s->busy = -1;
 	running[p]--;
 	running_total--;
-	if (!error)
+	if (!error) {
 		check_pm_wait(dev, p);
-	else
+	} else {
 		s->failed |= 1u << p;
+		walk_note_stop(dev, p, true);
+	}
 	if (pm_phase_is_suspend(p)) {
 		if (error) {
 			if (!suspend_failed) {
@@ -900,6 +939,7 @@ static void do_check_use_after_free(int dev, const char *op, long long in,
 
 static void do_check_device_handled(int dev, enum pm_phase p)
 {
+	check_walk_stopped(dev, p);
 	if (st[dev].handled & (1u << p))
 		check_fail(INV_ONCE,
 			   "the PM core took '%s' in hand twice in %s (two jobs, or a job and the walk): its %s work, runtime PM included, runs twice",
@@ -1020,6 +1060,8 @@ static void do_check_skip(int dev, enum pm_phase p, int why, long long facts)
 		skip_names[why]);
 	if (out_of_play(dev))
 		return;
+	if (why == SKIP_ABORTING)
+		walk_note_stop(dev, p, false);
 	if (p == PH_PREPARE || p == PH_COMPLETE) {
 		if (why == SKIP_NO_CALLBACK)
 			s->prepared = p == PH_PREPARE;

@@ -91,6 +91,11 @@ struct oracle_config {
 	 * when phase p's callback is its middle layer's (cb_layer) or its
 	 * driver's (cb_driver), by the kernel's order of lookup. */
 	const unsigned int *cb_layer, *cb_driver;
+	/* SKIP, the walk's stop (the kernel variants under the runtime,
+	 * whose events come from the task that does them): a suspend walk
+	 * stops at the first failure or abort of a device it runs itself
+	 * (one that may_async says cannot run in an async job). */
+	bool walk_stops;
 };
 
 /* KV-2 (docs/findings.md): after a suspend aborted before a superior's

@@ -585,6 +585,8 @@ int dpm_judge_record(const struct scenario *s0, const struct run_opts *o,
 	/* The module reports callbacks, not what main.c records in
 	 * suspend_stats: STATS has nothing to judge. */
 	view.cfg.stats = false;
+	/* The record's events do not say which task did them. */
+	view.cfg.walk_stops = false;
 	oracle_reset(&view.cfg);
 	if (!setjmp(J.stop)) {
 		for (int k = 0; k < J.nev; k++) {

@@ -522,6 +522,7 @@ void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 				v->may_async[s->act[i].dev] = s->pm_async;
 		v->cfg.stats = true;
 		v->cfg.may_async = v->may_async;
+		v->cfg.walk_stops = true;
 		/* CALLBACK: whose callback each phase's is (the devices have
 		 * one middle layer at most; a legacy bus has only suspend and
 		 * resume, and main.c then asks no driver for them). */
