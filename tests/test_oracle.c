@@ -1115,6 +1115,10 @@ static void test_wakeup_stats_rules(void)
 	static const struct ev untold[] = {
 		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { STARTB, G, PH_SUSPEND, 0 },
 	};
+	static const struct ev from_lower[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND },
+		{ STARTB, G, PH_SUSPEND, EV_CB_FROM_LOWER },
+	};
 
 	cb_layer[G] = 1u << PH_SUSPEND;
 	cb_driver[G] = 1u << PH_RESUME;
@@ -1124,6 +1128,8 @@ static void test_wakeup_stats_rules(void)
 	EXPECT_EQ(JUDGE(from_driver, true), INV_CALLBACK);
 	EXPECT_CONTAINS(oracle_result()->msg, "its middle layer has one, which comes first");
 	EXPECT_EQ(JUDGE(untold, true), -1);
+	EXPECT_EQ(JUDGE(from_lower, true), INV_CALLBACK);
+	EXPECT_CONTAINS(oracle_result()->msg, "under its first one");
 	cb_layer[G] = 0;
 	EXPECT_EQ(JUDGE(from_layer, true), INV_CALLBACK);
 	EXPECT_CONTAINS(oracle_result()->msg, "does not choose");

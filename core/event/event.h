@@ -139,6 +139,8 @@ enum pm_ev_kind {
 #define EV_CB_FROM_LAYER	1	/* the device's middle layer's: its PM
 					 * domain's, type's, class's or bus's */
 #define EV_CB_FROM_DRIVER	2	/* its driver's dev_pm_ops */
+#define EV_CB_FROM_LOWER	3	/* a middle layer under its first one,
+					 * which the lookup never reaches */
 
 /* EV_CB_START's a: facts a kernel variant reads in the device's
  * dev_pm_info when the callback starts. */

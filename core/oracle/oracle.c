@@ -699,6 +699,12 @@ static void check_callback_source(int dev, enum pm_phase p, long long from)
 {
 	bool layer = from == EV_CB_FROM_LAYER;
 
+	if (cfg.cb_layer && from == EV_CB_FROM_LOWER) {
+		check_fail(INV_CALLBACK,
+			   "main.c called the %s callback of a middle layer of '%s' under its first one, which the kernel's lookup (PM domain, type, class, bus, then driver) never reaches",
+			   pm_phase_name(p), nm(dev));
+		return;
+	}
 	if (!cfg.cb_layer || !cfg.cb_driver || st[dev].unbound ||
 	    (from != EV_CB_FROM_LAYER && from != EV_CB_FROM_DRIVER))
 		return;

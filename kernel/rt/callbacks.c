@@ -109,8 +109,11 @@ static bool level_skips(struct device *dev, int phase)
 	}
 }
 
-static int dpmk_callback(struct device *dev, int phase, bool level, int *ret)
+/* from: EV_CB_FROM_LAYER, _DRIVER or _LOWER (a middle layer under the
+ * device's first one: main.c's lookup never reaches it). */
+static int dpmk_callback_from(struct device *dev, int phase, int from, int *ret)
 {
+	bool level = from != EV_CB_FROM_DRIVER;
 	struct dpmk_dev *d = to_dpmk(dev);
 	const struct dpmk_device *sd = d->sd;
 	bool rpm_off;
@@ -136,7 +139,7 @@ static int dpmk_callback(struct device *dev, int phase, bool level, int *ret)
 	dpmk_emit(EV_CB_START, d->idx, phase, 0,
 		  EV_FACT_TOLD | (dev->power.wakeup_path ? EV_FACT_WAKEUP_PATH : 0) |
 		  EV_FACT_RPM_TOLD | (rpm_off ? EV_FACT_RPM_DISABLED : 0),
-		  level ? EV_CB_FROM_LAYER : EV_CB_FROM_DRIVER, NULL);
+		  from, NULL);
 	spin_unlock(&d->ev_lock);
 	if (sd->dur_us[phase])
 		dpmk_host_delay_us(sd->dur_us[phase]);
@@ -155,6 +158,11 @@ static int dpmk_callback(struct device *dev, int phase, bool level, int *ret)
 	return *ret;
 }
 
+static int dpmk_callback(struct device *dev, int phase, bool level, int *ret)
+{
+	return dpmk_callback_from(dev, phase, level ? EV_CB_FROM_LAYER : EV_CB_FROM_DRIVER, ret);
+}
+
 #define DPMK_CB(name, phase)						\
 	static int lvl_##name(struct device *dev)			\
 	{								\
@@ -165,6 +173,11 @@ static int dpmk_callback(struct device *dev, int phase, bool level, int *ret)
 	{								\
 		int r;							\
 		return dpmk_callback(dev, phase, false, &r);		\
+		}								\
+	static int low_##name(struct device *dev)			\
+	{								\
+		int r;							\
+		return dpmk_callback_from(dev, phase, EV_CB_FROM_LOWER, &r); \
 	}
 
 DPMK_CB(prepare, PH_PREPARE)
@@ -201,6 +214,13 @@ static void drv_complete(struct device *dev)
 	dpmk_callback(dev, PH_COMPLETE, false, &r);
 }
 
+static void low_complete(struct device *dev)
+{
+	int r;
+
+	dpmk_callback_from(dev, PH_COMPLETE, EV_CB_FROM_LOWER, &r);
+}
+
 /* The legacy bus pair, used by main.c when the bus has no dev_pm_ops. */
 static int legacy_bus_suspend(struct device *dev, pm_message_t state)
 {
@@ -214,6 +234,21 @@ static int legacy_bus_resume(struct device *dev)
 	int r;
 
 	return dpmk_callback(dev, PH_RESUME, true, &r);
+}
+
+/* A legacy pair under a class (dpmk_ops_init()): never called. */
+static int low_legacy_suspend(struct device *dev, pm_message_t state)
+{
+	int r;
+
+	return dpmk_callback_from(dev, PH_SUSPEND, EV_CB_FROM_LOWER, &r);
+}
+
+static int low_legacy_resume(struct device *dev)
+{
+	int r;
+
+	return dpmk_callback_from(dev, PH_RESUME, EV_CB_FROM_LOWER, &r);
 }
 
 #define SYM(fn)	{ (const void *)fn, #fn }
@@ -234,7 +269,41 @@ static const struct {
 	SYM(drv_resume_early), SYM(drv_thaw_early), SYM(drv_restore_early),
 	SYM(drv_resume), SYM(drv_thaw), SYM(drv_restore), SYM(drv_complete),
 	SYM(legacy_bus_suspend), SYM(legacy_bus_resume),
+	SYM(low_prepare), SYM(low_suspend), SYM(low_freeze), SYM(low_poweroff),
+	SYM(low_suspend_late), SYM(low_freeze_late), SYM(low_poweroff_late),
+	SYM(low_suspend_noirq), SYM(low_freeze_noirq), SYM(low_poweroff_noirq),
+	SYM(low_resume_noirq), SYM(low_thaw_noirq), SYM(low_restore_noirq),
+	SYM(low_resume_early), SYM(low_thaw_early), SYM(low_restore_early),
+	SYM(low_resume), SYM(low_thaw), SYM(low_restore), SYM(low_complete),
+	SYM(low_legacy_suspend), SYM(low_legacy_resume),
 };
+
+/* Every callback of every transition, each one main.c must never call:
+ * the middle layers under a device's first one (dpmk_ops_init()). */
+static void fill_lower(struct dev_pm_ops *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->prepare = low_prepare;
+	o->suspend = low_suspend;
+	o->freeze = low_freeze;
+	o->poweroff = low_poweroff;
+	o->suspend_late = low_suspend_late;
+	o->freeze_late = low_freeze_late;
+	o->poweroff_late = low_poweroff_late;
+	o->suspend_noirq = low_suspend_noirq;
+	o->freeze_noirq = low_freeze_noirq;
+	o->poweroff_noirq = low_poweroff_noirq;
+	o->resume_noirq = low_resume_noirq;
+	o->thaw_noirq = low_thaw_noirq;
+	o->restore_noirq = low_restore_noirq;
+	o->resume_early = low_resume_early;
+	o->thaw_early = low_thaw_early;
+	o->restore_early = low_restore_early;
+	o->resume = low_resume;
+	o->thaw = low_thaw;
+	o->restore = low_restore;
+	o->complete = low_complete;
+}
 
 /* %ps in a kernel message: the name of one of these, else NULL. */
 const char *dpmk_symbol(const void *fn)
@@ -363,6 +432,35 @@ void dpmk_ops_init(struct dpmk_dev *d)
 		break;
 	default:
 		break;
+	}
+	/* Under a PM domain, a type or a class that has callbacks, every
+	 * lower middle layer too, with callbacks main.c must never call
+	 * (CALLBACK: the lookup takes the first layer the device has, and
+	 * the driver where that one lacks the phase).  Not under an empty
+	 * one: device_pm_check_callbacks() would no longer find the device
+	 * without callbacks. */
+	if (sd->level_phases && (sd->level == DPMK_LVL_DOMAIN ||
+				 sd->level == DPMK_LVL_TYPE || sd->level == DPMK_LVL_CLASS)) {
+		fill_lower(&d->lower_ops);
+		if (sd->level == DPMK_LVL_DOMAIN) {
+			d->type.name = "dpmk-type";
+			d->type.pm = &d->lower_ops;
+			dev->type = &d->type;
+		}
+		if (sd->level != DPMK_LVL_CLASS) {
+			d->cls.name = "dpmk-class";
+			d->cls.pm = &d->lower_ops;
+			dev->class = &d->cls;
+		}
+		/* Under a class a legacy bus: main.c's bus test falls
+		 * through to the class's when the bus has dev_pm_ops, but
+		 * calls a legacy bus's at once. */
+		if (sd->level == DPMK_LVL_CLASS) {
+			d->bus.suspend = low_legacy_suspend;
+			d->bus.resume = low_legacy_resume;
+		} else {
+			d->bus.pm = &d->lower_ops;
+		}
 	}
 	/* The release main.c's core would find first: the device's own,
 	 * unless the type or class provides it. */

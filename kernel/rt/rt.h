@@ -46,6 +46,7 @@ struct dpmk_dev {
 	struct device_driver	drv;
 	struct dev_pm_ops	level_ops;
 	struct dev_pm_ops	drv_ops;
+	struct dev_pm_ops	lower_ops;	/* the layers under the first */
 
 	/* driver core (core.c) */
 	bool			added;		/* device_add() done */
