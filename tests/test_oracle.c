@@ -952,8 +952,27 @@ static void test_wakeup_stats_rules(void)
 	EXPECT_CONTAINS(oracle_result()->msg, "wakeup_path clear");
 	EXPECT_EQ(JUDGE(path_set, true), -1);
 	EXPECT_EQ(JUDGE(path_untold, true), -1);
+	/* The parent of a device that may wake up and suspended has
+	 * wakeup_path set; a device with none such under it never. */
+#define G_DOWN \
+	{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND), \
+	CB(C, PH_SUSPEND), { PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE }, \
+	{ STARTF, G, PH_SUSPEND_LATE, EV_FACT_TOLD | EV_FACT_WAKEUP_PATH }, \
+	{ END_OK, G, PH_SUSPEND_LATE }
+	static const struct ev parent_clear[] = {
+		G_DOWN, { STARTF, C, PH_SUSPEND_LATE, EV_FACT_TOLD },
+	};
+	static const struct ev parent_set[] = {
+		G_DOWN, { STARTF, C, PH_SUSPEND_LATE, EV_FACT_TOLD | EV_FACT_WAKEUP_PATH },
+	};
+#undef G_DOWN
+	EXPECT_EQ(JUDGE(parent_clear, true), INV_WAKEUP);
+	EXPECT_CONTAINS(oracle_result()->msg, "but its child 'g', which may wake the system up, suspended");
+	EXPECT_EQ(JUDGE(parent_set, true), -1);
 	wakeup[G] = false;
 	EXPECT_EQ(JUDGE(path_clear, true), -1);
+	EXPECT_EQ(JUDGE(path_set, true), INV_WAKEUP);
+	EXPECT_CONTAINS(oracle_result()->msg, "neither it nor a device under it may wake the system up");
 	/* STATS. */
 	static const struct ev failed_ok[] = {
 		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { START, G, PH_SUSPEND },

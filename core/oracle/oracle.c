@@ -680,15 +680,48 @@ static void do_check_locking(int dev, const char *what, long long held)
 			   what ? what : "?", held ? "holding" : "without holding");
 }
 
+/* Whether dev or a device under it in the tree may wake the system up:
+ * only then can power.wakeup_path be set (device_suspend() sets it for a
+ * device that may, and dpm_propagate_wakeup_to_parent() copies it up; the
+ * harness's drivers never call device_set_wakeup_path()). */
+static bool wakes_below(int dev)
+{
+	for (int i = 0; i < cfg.ndev; i++)
+		for (int a = i; a >= 0; a = cfg.parent[a])
+			if (a == dev && cfg.wakeup[i])
+				return true;
+	return false;
+}
+
 static void check_wakeup_path(int dev, enum pm_phase p, long long facts)
 {
-	if (!(facts & EV_FACT_TOLD) || !cfg.wakeup || !cfg.wakeup[dev] ||
-	    (p != PH_SUSPEND_LATE && p != PH_SUSPEND_NOIRQ) ||
-	    facts & EV_FACT_WAKEUP_PATH)
+	if (!(facts & EV_FACT_TOLD) || !cfg.wakeup ||
+	    (p != PH_SUSPEND_LATE && p != PH_SUSPEND_NOIRQ))
 		return;
-	check_fail(INV_WAKEUP,
-		   "the %s callback of '%s', which may wake the system up, started with power.wakeup_path clear",
-		   pm_phase_name(p), nm(dev));
+	if (facts & EV_FACT_WAKEUP_PATH) {
+		if (!wakes_below(dev))
+			check_fail(INV_WAKEUP,
+				   "the %s callback of '%s' started with power.wakeup_path set, but neither it nor a device under it may wake the system up",
+				   pm_phase_name(p), nm(dev));
+		return;
+	}
+	if (cfg.wakeup[dev])
+		check_fail(INV_WAKEUP,
+			   "the %s callback of '%s', which may wake the system up, started with power.wakeup_path clear",
+			   pm_phase_name(p), nm(dev));
+	/* A child that may wake up and whose suspend went through set the
+	 * parent's wakeup_path (device_suspend(): the parent waited for it). */
+	for (int k = child_start[dev]; k < child_start[dev + 1]; k++) {
+		int c = child_list[k];
+
+		if (!is_child(c, dev) || !cfg.wakeup[c] || out_of_play(c) ||
+		    st[c].lvl < 1 || st[c].dc)
+			continue;
+		check_fail(INV_WAKEUP,
+			   "the %s callback of '%s' started with power.wakeup_path clear, but its child '%s', which may wake the system up, suspended",
+			   pm_phase_name(p), nm(dev), nm(c));
+		return;
+	}
 }
 
 /* CALLBACK: main.c looks a phase's callback up in the device's PM
