@@ -22,7 +22,7 @@ static int parent[4] = { -1, P, C, -1 };
 /* One oracle event: device, phase, kind. */
 enum ek { START, END_OK, END_ERR, GONE, PBEGIN, PEND, TBEGIN, TEND_OK, TEND_ERR,
 	  DC, DR, HANDLED, SKIP, WAKE, TEND_BUSY, ADDED, POS, PBEGIN_AS,
-	  STARTF, FAILED, FSTEP, STARTB, SKIPB, RPM0, RPM1, FREED, LOCK };
+	  STARTF, FAILED, FSTEP, STARTB, SKIPB, RPM0, RPM1, FREED, LOCK, END_POS };
 
 struct ev {
 	enum ek k;
@@ -51,6 +51,12 @@ static void feed(void *arg)
 		case START: dpm_emit(EV_CB_START, e->dev, e->ph, 0); break;
 		case END_OK: dpm_emit(EV_CB_END, e->dev, e->ph, 0); break;
 		case END_ERR: dpm_emit(EV_CB_END, e->dev, e->ph, -EIO); break;
+		case END_POS: {		/* returned 1 (a prepare: direct_complete) */
+			struct dpm_event ev = { EV_CB_END, e->dev, e->ph, 0, 1 };
+
+			dpm_publish(&ev);
+			break;
+		}
 		case GONE: dpm_emit(EV_GONE, e->dev, -1, 0); break;
 		case PBEGIN: dpm_emit(EV_PHASE_BEGIN, -1, e->ph, 0); break;
 		case PEND: dpm_emit(EV_PHASE_END, -1, e->ph, 0); break;
@@ -1149,6 +1155,27 @@ static void test_wakeup_stats_rules(void)
 	EXPECT_EQ(JUDGE(untold, true), -1);
 	EXPECT_EQ(JUDGE(from_lower, true), INV_CALLBACK);
 	EXPECT_CONTAINS(oracle_result()->msg, "under its first one");
+	/* SKIP, direct_complete due: g's prepare returned 1 and it is
+	 * runtime-suspended when its suspend callback starts. */
+	static const struct ev dc_due[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_PREPARE }, { START, G, PH_PREPARE },
+		{ END_POS, G, PH_PREPARE }, { PEND, 0, PH_PREPARE }, { PBEGIN, 0, PH_SUSPEND },
+		{ STARTF, G, PH_SUSPEND, EV_FACT_RPM_TOLD | EV_FACT_RPM_SUSPENDED },
+	};
+	static const struct ev dc_active[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_PREPARE }, { START, G, PH_PREPARE },
+		{ END_POS, G, PH_PREPARE }, { PEND, 0, PH_PREPARE }, { PBEGIN, 0, PH_SUSPEND },
+		{ STARTF, G, PH_SUSPEND, EV_FACT_RPM_TOLD },
+	};
+	static const struct ev dc_not_offered[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_PREPARE }, CB(G, PH_PREPARE),
+		{ PEND, 0, PH_PREPARE }, { PBEGIN, 0, PH_SUSPEND },
+		{ STARTF, G, PH_SUSPEND, EV_FACT_RPM_TOLD | EV_FACT_RPM_SUSPENDED },
+	};
+	EXPECT_EQ(JUDGE(dc_due, true), INV_SKIP);
+	EXPECT_CONTAINS(oracle_result()->msg, "direct_complete was due");
+	EXPECT_EQ(JUDGE(dc_active, true), -1);
+	EXPECT_EQ(JUDGE(dc_not_offered, true), -1);
 	cb_layer[G] = 0;
 	EXPECT_EQ(JUDGE(from_layer, true), INV_CALLBACK);
 	EXPECT_CONTAINS(oracle_result()->msg, "does not choose");

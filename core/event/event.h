@@ -149,6 +149,8 @@ enum pm_ev_kind {
 #define EV_FACT_RPM_TOLD	4	/* the bit below is told */
 #define EV_FACT_RPM_DISABLED	8	/* runtime PM is disabled
 					 * (power.disable_depth > 0) */
+#define EV_FACT_RPM_SUSPENDED	16	/* its runtime status is suspended
+					 * (told with EV_FACT_RPM_TOLD) */
 
 /* Which resume a resume-side phase does, as dev_pm_skip_resume() tells
  * them apart: PM_EVENT_THAW, PM_EVENT_RESTORE, or any other (resume,

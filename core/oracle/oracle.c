@@ -65,6 +65,7 @@ struct dstate {
 	int pos;		/* its place on dpm_list */
 	bool freed;
 	bool prepared;
+	bool prep_pos;		/* its prepare returned a positive number */
 	bool dc;
 	unsigned int handled;	/* phases that took it in hand */
 	int busy;		/* phase of the running callback, or -1 */
@@ -250,6 +251,7 @@ static void do_check_transition_begin(void)
 		st[i].failed = 0;
 		st[i].recorded = 0;
 		st[i].rpm_depth = -1;
+		st[i].prep_pos = false;
 		st[i].handled = 0;
 		st[i].dc = false;
 		st[i].rpm_off = false;
@@ -693,6 +695,43 @@ static bool wakes_below(int dev)
 	return false;
 }
 
+/* SKIP, direct_complete taken when due (the kernel variants): a device
+ * whose prepare returned a positive number in a suspend to RAM or idle,
+ * whose driver did not set DPM_FLAG_NO_DIRECT_COMPLETE, that may not wake
+ * the system up and whose children all took direct_complete (none cleared
+ * its power.direct_complete, nor set its wakeup_path), stays in suspend
+ * if it is runtime-suspended when device_suspend() tests it: its suspend
+ * callback never runs so.  Its runtime status only goes from suspended to
+ * active in the suspend phase (its prepare holds a usage count), so
+ * suspended at the callback's start means suspended at the test.  Not a
+ * device that supplies a link (any consumer may clear it) or whose child
+ * left play. */
+static void check_dc_due(int dev, enum pm_phase p, long long facts)
+{
+	if (p != PH_SUSPEND || !cfg.cb_layer || cfg.dc_forbidden ||
+	    (facts & (EV_FACT_RPM_TOLD | EV_FACT_RPM_SUSPENDED)) !=
+	    (EV_FACT_RPM_TOLD | EV_FACT_RPM_SUSPENDED) ||
+	    !st[dev].prep_pos || out_of_play(dev) ||
+	    (cfg.dpm_flags && cfg.dpm_flags[dev] & PMF_NO_DIRECT_COMPLETE) ||
+	    (cfg.wakeup && cfg.wakeup[dev]))
+		return;
+	for (int k = 0; k < cfg.nlinks; k++)
+		if (cfg.link_sup[k] == dev)
+			return;
+	for (int k = 0; k < ndlinks; k++)
+		if (dlinks[k].sup == dev)
+			return;
+	for (int c = 0; c < cfg.ndev; c++) {
+		if (cfg.parent[c] != dev || st[c].exempt || st[c].syscore)
+			continue;
+		if (!st[c].dc || st[c].gone || st[c].absent || st[c].unbound)
+			return;
+	}
+	check_fail(INV_SKIP,
+		   "'%s' ran its suspend callback, but direct_complete was due: its prepare returned 1, it is runtime-suspended, may not wake the system up, and its children stayed in suspend",
+		   nm(dev));
+}
+
 static void check_wakeup_path(int dev, enum pm_phase p, long long facts)
 {
 	if (!(facts & EV_FACT_TOLD) || !cfg.wakeup ||
@@ -813,6 +852,7 @@ static void do_check_callback_start(int dev, enum pm_phase p, long long facts, l
 	else
 		check_resume_start(dev, p);
 	check_wakeup_path(dev, p, facts);
+	check_dc_due(dev, p, facts);
 	check_callback_source(dev, p, from);
 	check_rpm_disabled(dev, p, facts);
 	s->ran |= 1u << p;
@@ -1212,6 +1252,8 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		do_check_callback_start(ev->dev, ev->phase, ev->a, ev->b);
 		break;
 	case EV_CB_END:
+		if (ev->phase == PH_PREPARE && !ev->err && ev->a > 0)
+			st[ev->dev].prep_pos = true;
 		do_check_callback_end(ev->dev, ev->phase, ev->err);
 		break;
 	case EV_HANDLED:
