@@ -404,7 +404,12 @@ void dpmk_ops_init(struct dpmk_dev *d)
 	fill_level(&d->level_ops, sd->level_phases);
 	fill_driver(&d->drv_ops, sd->driver_phases);
 	d->bus.name = "dpmk";
-	dev->bus = &d->bus;
+	/* A device with no driver and no middle layer but maybe a class is
+	 * on no bus, as class devices are (main.c tests dev->bus before it
+	 * reads the bus's callbacks). */
+	if (!(sd->flags & DPMK_DEV_NO_DRIVER &&
+	      (sd->level == DPMK_LVL_NONE || sd->level == DPMK_LVL_CLASS)))
+		dev->bus = &d->bus;
 	switch (sd->level) {
 	case DPMK_LVL_DOMAIN:
 		d->domain.ops = d->level_ops;
@@ -456,10 +461,10 @@ void dpmk_ops_init(struct dpmk_dev *d)
 		/* Under a class a legacy bus: main.c's bus test falls
 		 * through to the class's when the bus has dev_pm_ops, but
 		 * calls a legacy bus's at once. */
-		if (sd->level == DPMK_LVL_CLASS) {
+		if (dev->bus && sd->level == DPMK_LVL_CLASS) {
 			d->bus.suspend = low_legacy_suspend;
 			d->bus.resume = low_legacy_resume;
-		} else {
+		} else if (dev->bus) {
 			d->bus.pm = &d->lower_ops;
 		}
 	}
