@@ -132,6 +132,8 @@ struct dpmk_device {
 #define DPMK_SKIPF_RPM_SUSPENDED	1u	/* runtime status suspended */
 #define DPMK_SKIPF_DIRECT_COMPLETE	2u	/* still in direct_complete */
 #define DPMK_SKIPF_TOLD			4u	/* the two above are told */
+#define DPMK_SKIPF_LAYER_ASKED		8u	/* main.c called its middle layer,
+						 * which skipped the device */
 
 struct dpmk_link {
 	int supplier, consumer;		/* device indices */

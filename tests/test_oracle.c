@@ -1269,6 +1269,28 @@ static void test_wakeup_stats_rules(void)
 	EXPECT_EQ(JUDGE(early_kept, true), -1);
 	EXPECT_EQ(JUDGE(early_ran, true), INV_SKIP);
 	EXPECT_CONTAINS(oracle_result()->msg, "leaves it in suspend");
+	/* Smart suspend skips the driver's late callback, never the middle
+	 * layer's: main.c asks the layer, which skips the device itself. */
+#define LATE_SKIP(facts) \
+	{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND), \
+	{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE }, \
+	{ SKIPB, G, PH_SUSPEND_LATE, SKIP_RUNTIME_SUSPENDED, facts }
+	static const struct ev layer_not_asked[] = {
+		LATE_SKIP(EV_SKIPF_TOLD | EV_SKIPF_RPM_SUSPENDED),
+	};
+	static const struct ev layer_asked[] = {
+		LATE_SKIP(EV_SKIPF_TOLD | EV_SKIPF_RPM_SUSPENDED | EV_SKIPF_LAYER_ASKED),
+	};
+#undef LATE_SKIP
+	EXPECT_EQ(JUDGE(layer_not_asked, true), -1);	/* no layer */
+	cb_layer[G] = 1u << PH_SUSPEND_LATE;
+	modern_cfg.cb_layer = cb_layer;
+	modern_cfg.cb_driver = cb_driver;
+	EXPECT_EQ(JUDGE(layer_not_asked, true), INV_SKIP);
+	EXPECT_CONTAINS(oracle_result()->msg, "without calling its middle layer");
+	EXPECT_EQ(JUDGE(layer_asked, true), -1);
+	modern_cfg.cb_layer = modern_cfg.cb_driver = NULL;
+	cb_layer[G] = 0;
 	flags[G] = 0;
 	modern_cfg.ndev = 0;
 }

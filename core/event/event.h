@@ -133,6 +133,9 @@ enum pm_ev_kind {
 #define EV_SKIPF_RPM_SUSPENDED	1	/* runtime status suspended */
 #define EV_SKIPF_DIRECT_COMPLETE 2	/* still in direct_complete */
 #define EV_SKIPF_TOLD		4	/* the two above are told */
+#define EV_SKIPF_LAYER_ASKED	8	/* main.c called the device's middle
+					 * layer, which skipped it (told with
+					 * EV_SKIPF_TOLD) */
 
 /* EV_CB_START's b: whose callback main.c called (kernel variants; 0:
  * not told). */

@@ -1127,6 +1127,25 @@ static void skip_resume_rpm(int dev, enum pm_phase p)
  * callback it has there (docs/oracle.md, SKIP).  A device with no
  * callback counts as one whose callback took no time.
  */
+/* The DPM flags let main.c skip a runtime-suspended device's driver
+ * callback in the late, noirq and early phases, never its middle layer's:
+ * device_suspend_late() and the others call the layer's callback when it
+ * has one (goto Run) before they test dev_pm_skip_suspend() or
+ * dev_pm_skip_resume(); the layer decides (the harness's skip the device,
+ * as the PCI bus does, and the runtime tells it asked). */
+static void check_layer_asked(int dev, enum pm_phase p, int why, long long facts)
+{
+	if (why != SKIP_RUNTIME_SUSPENDED || !cfg.cb_layer || !(cfg.cb_layer[dev] >> p & 1) ||
+	    (p != PH_SUSPEND_LATE && p != PH_SUSPEND_NOIRQ &&
+	     p != PH_RESUME_NOIRQ && p != PH_RESUME_EARLY) ||
+	    (facts & (EV_SKIPF_TOLD | EV_SKIPF_LAYER_ASKED | EV_SKIPF_DIRECT_COMPLETE)) !=
+	    EV_SKIPF_TOLD || st[dev].dc)
+		return;
+	check_fail(INV_SKIP,
+		   "main.c skipped the %s of '%s' as runtime-suspended without calling its middle layer, which has a callback for it: only the driver's callback may be skipped so",
+		   pm_phase_name(p), nm(dev));
+}
+
 static void do_check_skip(int dev, enum pm_phase p, int why, long long facts)
 {
 	struct dstate *s = &st[dev];
@@ -1166,6 +1185,7 @@ static void do_check_skip(int dev, enum pm_phase p, int why, long long facts)
 		}
 		return;
 	}
+	check_layer_asked(dev, p, why, facts);
 	if (pm_phase_is_suspend(p)) {
 		switch (why) {
 		case SKIP_RUNTIME_SUSPENDED:

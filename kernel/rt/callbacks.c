@@ -123,6 +123,7 @@ static int dpmk_callback_from(struct device *dev, int phase, int from, int *ret)
 			    "calls the driver's callback", 0);
 	dpmk_host_sched_point();
 	if (level && level_skips(dev, phase)) {
+		d->asked_inst = __atomic_load_n(&dpmk_run.phase_inst, __ATOMIC_RELAXED);
 		*ret = 0;
 		return 0;
 	}

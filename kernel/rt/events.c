@@ -302,6 +302,8 @@ static void skip(struct dpmk_dev *d, int p, int why)
 		facts |= DPMK_SKIPF_RPM_SUSPENDED;
 	if (d->in_dc)
 		facts |= DPMK_SKIPF_DIRECT_COMPLETE;
+	if (d->asked_inst == phase_inst())
+		facts |= DPMK_SKIPF_LAYER_ASKED;
 	dpmk_emit(EV_SKIP, d->idx, p, 0, why, facts, NULL);
 }
 

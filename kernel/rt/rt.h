@@ -71,6 +71,8 @@ struct dpmk_dev {
 	int			handled_inst;	/* phase instance taken in hand */
 	int			done_inst;	/* ... and completed */
 	int			ran_inst;	/* its callback ran in it */
+	int			asked_inst;	/* its middle layer was called
+						 * in it and skipped it */
 	int			dc_mark_inst;	/* runtime PM disabled there */
 	int			en_mark_inst;	/* runtime PM enabled there */
 	int			depth;		/* suspended this deep (0-3) */
