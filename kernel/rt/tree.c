@@ -165,6 +165,8 @@ static void rpm_state(struct device *dev, void *data)
 	long long depth;
 	bool suspended;
 
+	/* dpm_for_each_dev() calls its function holding dpm_list_mtx. */
+	dpmk_main_lock_rule(to_dpmk(dev)->idx, "calls dpm_for_each_dev()'s function", 1);
 	spin_lock_irq(&dev->power.lock);
 	depth = dev->power.disable_depth;
 	suspended = dev->power.runtime_status == RPM_SUSPENDED;

@@ -118,6 +118,9 @@ int device_wakeup_disable(struct device *dev)
 
 	if (!dev || !dev->power.can_wakeup)
 		return -EINVAL;
+	/* The kernel's unregisters the source's device (device_del(): the
+	 * device links lock), the reverse of device_link_add()'s order. */
+	dpmk_main_lock_rule(to_dpmk(dev)->idx, "calls device_wakeup_disable() (it takes the device links lock)", 0);
 	spin_lock_irq(&dev->power.lock);
 	ws = dev->power.wakeup;
 	WRITE_ONCE(dev->power.wakeup, NULL);
