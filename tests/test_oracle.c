@@ -1230,6 +1230,26 @@ static void test_wakeup_stats_rules(void)
 	EXPECT_EQ(JUDGE(rpm_balanced, true), -1);
 	EXPECT_EQ(JUDGE(rpm_left_disabled, true), INV_RUNTIME_PM);
 	EXPECT_CONTAINS(oracle_result()->msg, "disables and enables do not match");
+	/* Without the DPM flags main.c leaves the runtime status as the
+	 * late and noirq suspend saw it. */
+#define RPM_SEEN(late, early) \
+	{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND_LATE }, \
+	{ STARTF, G, PH_SUSPEND_LATE, EV_FACT_RPM_TOLD | EV_FACT_RPM_DISABLED | (late) }, \
+	{ END_OK, G, PH_SUSPEND_LATE }, { PEND, 0, PH_SUSPEND_LATE }, \
+	{ PBEGIN, 0, PH_RESUME_EARLY }, \
+	{ STARTF, G, PH_RESUME_EARLY, EV_FACT_RPM_TOLD | EV_FACT_RPM_DISABLED | (early) }
+	static const struct ev rpm_status_kept[] = {
+		RPM_SEEN(EV_FACT_RPM_SUSPENDED, EV_FACT_RPM_SUSPENDED),
+	};
+	static const struct ev rpm_status_changed[] = { RPM_SEEN(EV_FACT_RPM_SUSPENDED, 0) };
+#undef RPM_SEEN
+	flags[G] = 0;
+	EXPECT_EQ(JUDGE(rpm_status_kept, true), -1);
+	EXPECT_EQ(JUDGE(rpm_status_changed, true), INV_RUNTIME_PM);
+	EXPECT_CONTAINS(oracle_result()->msg, "main.c changes it only for the DPM flags");
+	flags[G] = PMF_SMART_SUSPEND;
+	EXPECT_EQ(JUDGE(rpm_status_changed, true), -1);
+	flags[G] = PMF_MAY_SKIP_RESUME;
 	/* LOCKS: the runtime tells a breach of dpm_list_mtx's rule. */
 	static const struct ev lock_list[] = {
 		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { LOCK, -1, PH_SUSPEND, 0 },

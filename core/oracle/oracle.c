@@ -76,6 +76,9 @@ struct dstate {
 				 * suspend_stats (STATS) */
 	long long rpm_depth;	/* its runtime PM disable depth when the
 				 * transition began, -1 untold (RUNTIME-PM) */
+	int rpm_down;		/* its runtime status (1 suspended, 0 not)
+				 * at its last late or noirq suspend
+				 * callback's start, -1 untold (RUNTIME-PM) */
 };
 
 static struct oracle_config cfg;
@@ -252,6 +255,7 @@ static void do_check_transition_begin(void)
 		st[i].recorded = 0;
 		st[i].rpm_depth = -1;
 		st[i].prep_pos = false;
+		st[i].rpm_down = -1;
 		st[i].handled = 0;
 		st[i].dc = false;
 		st[i].rpm_off = false;
@@ -635,6 +639,34 @@ static void check_rpm_disabled(int dev, enum pm_phase p, long long facts)
 		   pm_phase_name(p), nm(dev));
 }
 
+/* Runtime PM is off from a device's late suspend to its early resume;
+ * main.c changes its runtime status there only for the DPM flags: a
+ * smart-suspend device it resumes becomes active, one it leaves in
+ * suspend (may-skip-resume) suspended (device_resume_noirq()).  A device
+ * with neither flag starts its noirq and early resume callbacks in the
+ * status its late and noirq suspend callbacks saw. */
+static void check_rpm_status_kept(int dev, enum pm_phase p, long long facts)
+{
+	unsigned int f = cfg.dpm_flags ? cfg.dpm_flags[dev] : 0;
+	int now;
+
+	if (!(facts & EV_FACT_RPM_TOLD))
+		return;
+	now = !!(facts & EV_FACT_RPM_SUSPENDED);
+	if (p == PH_SUSPEND_LATE || p == PH_SUSPEND_NOIRQ) {
+		st[dev].rpm_down = now;
+		return;
+	}
+	if ((p != PH_RESUME_NOIRQ && p != PH_RESUME_EARLY) || st[dev].rpm_down < 0 ||
+	    now == st[dev].rpm_down || f & (PMF_SMART_SUSPEND | PMF_MAY_SKIP_RESUME) ||
+	    out_of_play(dev))
+		return;
+	check_fail(INV_RUNTIME_PM,
+		   "the %s callback of '%s' started with its runtime status %s, but its late and noirq suspend saw it %s: main.c changes it only for the DPM flags, which the driver did not set",
+		   pm_phase_name(p), nm(dev), now ? "suspended" : "active",
+		   st[dev].rpm_down ? "suspended" : "active");
+}
+
 static void do_check_rpm_state(int dev, bool end, long long depth, bool suspended)
 {
 	struct dstate *s = &st[dev];
@@ -855,6 +887,7 @@ static void do_check_callback_start(int dev, enum pm_phase p, long long facts, l
 	check_dc_due(dev, p, facts);
 	check_callback_source(dev, p, from);
 	check_rpm_disabled(dev, p, facts);
+	check_rpm_status_kept(dev, p, facts);
 	s->ran |= 1u << p;
 	s->busy = p;
 	running[p]++;
