@@ -6,4 +6,14 @@
 void devfreq_suspend(void);
 void devfreq_resume(void);
 
+/* LOCKS: main.c calls into devfreq only without dpm_list_mtx (devfreq's
+ * locks are taken around device registration elsewhere). */
+#ifdef DPMK_IN_MAIN_C
+#include <dpmshim/host.h>
+#define devfreq_suspend()		\
+	(DPMK_MAIN_UNLOCKED("calls devfreq_suspend()"), (devfreq_suspend)())
+#define devfreq_resume()		\
+	(DPMK_MAIN_UNLOCKED("calls devfreq_resume()"), (devfreq_resume)())
+#endif
+
 #endif
