@@ -263,12 +263,28 @@ void put_device(struct device *dev)
 struct worker {
 	void (*fn)(void *);
 	void *arg;
+	struct worker *next;
 };
+
+/* Workers started and not yet running: a run the engine abandons (a
+ * violation stops it) never runs them, and tree_abandon() frees them. */
+static struct worker *workers_pending;
+static DEFINE_SPINLOCK(workers_lock);
 
 static void worker_main(void *arg)
 {
 	struct worker w = *(struct worker *)arg;
 
+	spin_lock(&workers_lock);
+	DPMK_QUIET_BEGIN();
+	for (struct worker **pp = &workers_pending; *pp; pp = &(*pp)->next) {
+		if (*pp == arg) {
+			*pp = w.next;
+			break;
+		}
+	}
+	DPMK_QUIET_END();
+	spin_unlock(&workers_lock);
 	free(arg);
 	w.fn(w.arg);
 	if (__atomic_sub_fetch(&dpmk_run.workers, 1, __ATOMIC_ACQ_REL) == 0)
@@ -287,6 +303,12 @@ void dpmk_worker_start(void (*fn)(void *), void *arg, const char *name)
 	w->fn = fn;
 	w->arg = arg;
 	DPMK_QUIET_END();
+	spin_lock(&workers_lock);
+	DPMK_QUIET_BEGIN();
+	w->next = workers_pending;
+	workers_pending = w;
+	DPMK_QUIET_END();
+	spin_unlock(&workers_lock);
 	if (__atomic_fetch_add(&dpmk_run.workers, 1, __ATOMIC_ACQ_REL) == 0)
 		reinit_completion(&dpmk_run.workers_done);
 	dpmk_host_spawn(worker_main, w, name);
@@ -295,6 +317,17 @@ void dpmk_worker_start(void (*fn)(void *), void *arg, const char *name)
 void dpmk_workers_wait(void)
 {
 	wait_for_completion(&dpmk_run.workers_done);
+}
+
+/* The run was abandoned: the workers it never ran. */
+void dpmk_workers_abandon(void)
+{
+	while (workers_pending) {
+		struct worker *w = workers_pending;
+
+		workers_pending = w->next;
+		free(w);
+	}
 }
 
 /*

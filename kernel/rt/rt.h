@@ -145,6 +145,7 @@ void dpmk_driver_bind(struct dpmk_dev *d);
 int *dpmk_children_counts(void);
 int dpmk_refs_expected(struct dpmk_dev *d, int children);
 void dpmk_worker_start(void (*fn)(void *), void *arg, const char *name);
+void dpmk_workers_abandon(void);
 void dpmk_workers_wait(void);
 
 /* links.c */

@@ -372,6 +372,7 @@ static void tree_abandon(void)
 	}
 	dpmk_quarantine_free();
 	dpmk_links_abandon();
+	dpmk_workers_abandon();
 	free(dpmk_run.dev);
 	dpmk_run.dev = NULL;
 	dpmk_run.ndev = 0;
