@@ -162,6 +162,7 @@ static int judge(const struct ev *e, int n, bool async_possible)
 	return oracle_result()->violated ? (int)oracle_result()->id : -1;
 }
 
+#define ALL_PHASES 0xffu
 #define JUDGE(arr, async) judge(arr, (int)(sizeof(arr) / sizeof(arr[0])), async)
 #define CB(d, ph) { START, d, ph }, { END_OK, d, ph }
 #define SK(d, ph, why) { SKIP, d, ph, why }
@@ -1309,6 +1310,19 @@ static void test_wakeup_stats_rules(void)
 	EXPECT_EQ(JUDGE(layer_not_asked, true), INV_SKIP);
 	EXPECT_CONTAINS(oracle_result()->msg, "without calling its middle layer");
 	EXPECT_EQ(JUDGE(layer_asked, true), -1);
+	/* Smart suspend skipped g's late callback: its driver's noirq one
+	 * does not run either. */
+	static const struct ev smart_noirq_ran[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_SUSPEND_LATE },
+		SK(G, PH_SUSPEND_LATE, SKIP_RUNTIME_SUSPENDED), { PEND, 0, PH_SUSPEND_LATE },
+		{ PBEGIN, 0, PH_SUSPEND_NOIRQ }, { STARTB, G, PH_SUSPEND_NOIRQ, EV_CB_FROM_DRIVER },
+	};
+	cb_layer[G] = 0;
+	cb_driver[G] = ALL_PHASES;
+	EXPECT_EQ(JUDGE(smart_noirq_ran, true), INV_SKIP);
+	EXPECT_CONTAINS(oracle_result()->msg, "dev_pm_skip_suspend() cannot change");
+	cb_driver[G] = 0;
 	modern_cfg.cb_layer = modern_cfg.cb_driver = NULL;
 	cb_layer[G] = 0;
 	flags[G] = 0;

@@ -639,6 +639,20 @@ static void check_rpm_disabled(int dev, enum pm_phase p, long long facts)
 		   pm_phase_name(p), nm(dev));
 }
 
+/* SKIP: smart suspend skips a runtime-suspended device's driver callback
+ * in the late phase and then in the noirq phase too: dev_pm_skip_suspend()
+ * reads the smart-suspend flag main.c set in prepare and the runtime
+ * status, which nothing changes while runtime PM is off. */
+static void check_smart_kept(int dev, enum pm_phase p, long long from)
+{
+	if (p != PH_SUSPEND_NOIRQ || from != EV_CB_FROM_DRIVER || !cfg.cb_layer ||
+	    !st[dev].rpm_off || st[dev].dc || out_of_play(dev))
+		return;
+	check_fail(INV_SKIP,
+		   "the driver's suspend_noirq callback of '%s' ran, but smart suspend skipped its suspend_late callback (runtime-suspended): dev_pm_skip_suspend() cannot change while runtime PM is off",
+		   nm(dev));
+}
+
 /* Runtime PM is off from a device's late suspend to its early resume;
  * main.c changes its runtime status there only for the DPM flags: a
  * smart-suspend device it resumes becomes active, one it leaves in
@@ -888,6 +902,7 @@ static void do_check_callback_start(int dev, enum pm_phase p, long long facts, l
 	check_callback_source(dev, p, from);
 	check_rpm_disabled(dev, p, facts);
 	check_rpm_status_kept(dev, p, facts);
+	check_smart_kept(dev, p, from);
 	s->ran |= 1u << p;
 	s->busy = p;
 	running[p]++;
