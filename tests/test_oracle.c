@@ -22,7 +22,7 @@ static int parent[4] = { -1, P, C, -1 };
 /* One oracle event: device, phase, kind. */
 enum ek { START, END_OK, END_ERR, GONE, PBEGIN, PEND, TBEGIN, TEND_OK, TEND_ERR,
 	  DC, DR, HANDLED, SKIP, WAKE, TEND_BUSY, ADDED, POS, PBEGIN_AS,
-	  STARTF, FAILED, FSTEP, STARTB, SKIPB, RPM0, RPM1, FREED, LOCK, END_POS };
+	  STARTF, FAILED, FSTEP, STARTB, SKIPB, RPM0, RPM1, FREED, LOCK, END_POS, RELINK };
 
 struct ev {
 	enum ek k;
@@ -100,6 +100,7 @@ static void feed(void *arg)
 			dpm_publish(&ev);
 			break;
 		}
+		case RELINK: dpm_emit(EV_RELINKED, e->dev, e->ph, 0); break;
 		case LOCK: {
 			struct dpm_event ev = { EV_LOCKING, e->dev, e->ph, 0, e->a, 0,
 						e->a ? "waits in async_synchronize_full()" :
@@ -1262,6 +1263,12 @@ static void test_wakeup_stats_rules(void)
 	EXPECT_CONTAINS(oracle_result()->msg, "main.c changes a list (list_move) without holding dpm_list_mtx");
 	EXPECT_EQ(JUDGE(lock_wait, true), INV_LOCKS);
 	EXPECT_CONTAINS(oracle_result()->msg, "of 'g' holding dpm_list_mtx");
+	/* REMOVED: main.c puts a removed device back on its lists. */
+	static const struct ev relinked[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_RESUME }, { RELINK, G, PH_RESUME },
+	};
+	EXPECT_EQ(JUDGE(relinked, true), INV_REMOVED);
+	EXPECT_CONTAINS(oracle_result()->msg, "a removed device put back on the PM lists");
 	flags[G] = 0;
 	exempt[P] = exempt[C] = exempt[X] = false;
 #undef RPM_DOWN

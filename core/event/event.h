@@ -125,6 +125,10 @@ enum pm_ev_kind {
 				 * variant's runtime tells only a breach of
 				 * dpm_list_mtx's rule), a: 1 if it held
 				 * dpm_list_mtx then, 0 if it did not */
+	EV_RELINKED,		/* dev (-1: unknown): main.c moved a list
+				 * entry that was on no list (a removed
+				 * device put back on the PM lists; kernel
+				 * variants) */
 	NR_EV_KINDS
 };
 

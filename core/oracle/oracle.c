@@ -1376,6 +1376,12 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 	case EV_LOCKING:
 		do_check_locking(ev->dev, ev->what, ev->a);
 		break;
+	case EV_RELINKED:
+		check_fail(INV_REMOVED,
+			   "main.c moved the list entry of %s%s%s, which was on no list: a removed device put back on the PM lists",
+			   ev->dev >= 0 ? "'" : "a device", ev->dev >= 0 ? nm(ev->dev) : "",
+			   ev->dev >= 0 ? "'" : "");
+		break;
 	case EV_UNBOUND:
 		pr_info("device '%s': driver unbound", nm(ev->dev));
 		st[ev->dev].unbound = true;

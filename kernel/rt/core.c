@@ -367,6 +367,27 @@ void dpmk_main_lock_rule(int idx, const char *what, int must_hold)
 	dpmk_emit(EV_LOCKING, idx, dpmk_phase_now(), 0, mine, 0, what);
 }
 
+/* REMOVED: an entry main.c moves is on a list; one device_pm_remove()
+ * took off (list_del_init(): it points to itself) or list_del() poisoned
+ * is a removed device main.c would put back on its lists. */
+void dpmk_main_moves(const void *entry)
+{
+	const struct list_head *e = entry;
+	struct list_head *next = READ_ONCE(e->next);
+	int idx = -1;
+
+	if (next != e && next != LIST_POISON1)
+		return;
+	for (int i = 0; i < dpmk_run.ndev; i++) {
+		struct dpmk_dev *d = dpmk_dev_peek(i);
+
+		if (d && &d->dev.power.entry == e)
+			idx = i;
+	}
+	dpmk_log("main.c moves a list entry that is on no list");
+	dpmk_emit(EV_RELINKED, idx, dpmk_phase_now(), 0, 0, 0, NULL);
+}
+
 void dpmk_dev_release(struct device *dev)
 {
 	struct dpmk_dev *d = to_dpmk(dev);

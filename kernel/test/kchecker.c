@@ -425,7 +425,7 @@ static void on_event(const struct dpm_event *ev, void *ctx)
 	if (!x && ev->kind >= EV_CB_START && ev->kind != EV_WAKEUP_ABORT &&
 	    ev->kind != EV_TEARDOWN_DONE && ev->kind != EV_FAILED_DEV &&
 	    ev->kind != EV_FAILED_STEP && ev->kind != EV_RPM_STATE &&
-	    ev->kind != EV_LOCKING) {
+	    ev->kind != EV_LOCKING && ev->kind != EV_RELINKED) {
 		kc_check_fail("EVENT: kind %d without a device", ev->kind);
 		return;
 	}
@@ -606,6 +606,7 @@ static void on_event(const struct dpm_event *ev, void *ctx)
 	case EV_FAILED_STEP:
 	case EV_RPM_STATE:	/* runtime PM: the oracle's RUNTIME-PM */
 	case EV_LOCKING:	/* dpm_list_mtx: the oracle's LOCKS */
+	case EV_RELINKED:	/* the oracle's REMOVED */
 		break;
 	default:
 		kc_check_fail("EVENT: unknown kind %d", ev->kind);

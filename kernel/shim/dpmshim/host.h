@@ -34,10 +34,15 @@ void dpmk_main_lock_rule(int idx, const char *what, int must_hold);
 
 /* Only main.c's own code is held to the rule (main.c is compiled with
  * DPMK_IN_MAIN_C): its list changes and tests, its waits. */
+/* REMOVED: main.c moves only list entries that are on a list. */
+void dpmk_main_moves(const void *entry);
+
 #ifdef DPMK_IN_MAIN_C
+#define DPMK_MAIN_MOVES(entry)	dpmk_main_moves(entry)
 #define DPMK_MAIN_LOCKED(what)	dpmk_main_lock_rule(-1, what, 1)
 #define DPMK_MAIN_UNLOCKED(what) dpmk_main_lock_rule(-1, what, 0)
 #else
+#define DPMK_MAIN_MOVES(entry)	((void)0)
 #define DPMK_MAIN_LOCKED(what)	((void)0)
 #define DPMK_MAIN_UNLOCKED(what) ((void)0)
 #endif

@@ -73,6 +73,7 @@ static inline void list_del_init(struct list_head *entry)
 static inline void list_move(struct list_head *entry, struct list_head *head)
 {
 	DPMK_MAIN_LOCKED("changes a list (list_move)");
+	DPMK_MAIN_MOVES(entry);
 	__list_del_entry(entry);
 	list_add(entry, head);
 }
@@ -80,6 +81,7 @@ static inline void list_move(struct list_head *entry, struct list_head *head)
 static inline void list_move_tail(struct list_head *entry, struct list_head *head)
 {
 	DPMK_MAIN_LOCKED("changes a list (list_move_tail)");
+	DPMK_MAIN_MOVES(entry);
 	__list_del_entry(entry);
 	list_add_tail(entry, head);
 }
