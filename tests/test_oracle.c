@@ -1055,6 +1055,16 @@ static void test_wakeup_stats_rules(void)
 		{ TBEGIN }, FAIL_IN(PH_SUSPEND), { FAILED, G, PH_SUSPEND },
 		{ FSTEP, -1, PH_SUSPEND, PH_SUSPEND_LATE },
 	};
+	/* A failed phase's step is recorded before a later phase's. */
+	static const struct ev step_order_bad[] = {
+		{ TBEGIN }, FAIL_IN(PH_SUSPEND_LATE), { FAILED, G, PH_SUSPEND_LATE }, { WAKE },
+		{ FSTEP, -1, PH_SUSPEND_LATE, PH_SUSPEND_NOIRQ },
+	};
+	static const struct ev step_order_ok[] = {
+		{ TBEGIN }, FAIL_IN(PH_SUSPEND_LATE), { FAILED, G, PH_SUSPEND_LATE }, { WAKE },
+		{ FSTEP, -1, PH_SUSPEND_LATE, PH_SUSPEND_LATE },
+		{ FSTEP, -1, PH_SUSPEND_LATE, PH_SUSPEND_NOIRQ },
+	};
 	static const struct ev step_no_phase[] = {
 		{ TBEGIN }, FAIL_IN(PH_SUSPEND), { FAILED, G, PH_SUSPEND },
 		{ FSTEP, -1, PH_SUSPEND, -1 },
@@ -1079,6 +1089,9 @@ static void test_wakeup_stats_rules(void)
 	EXPECT_CONTAINS(oracle_result()->msg, "but no callback failed there");
 	EXPECT_EQ(JUDGE(step_other_phase, true), INV_STATS);
 	EXPECT_CONTAINS(oracle_result()->msg, "recorded suspend_late as a failed step, but no callback failed there");
+	EXPECT_EQ(JUDGE(step_order_bad, true), INV_STATS);
+	EXPECT_CONTAINS(oracle_result()->msg, "as a failed step before suspend_late");
+	EXPECT_EQ(JUDGE(step_order_ok, true), -1);
 	EXPECT_EQ(JUDGE(step_no_phase, true), INV_STATS);
 	EXPECT_EQ(JUDGE(step_prepare_after, true), -1);
 	EXPECT_EQ(JUDGE(step_woken, true), -1);

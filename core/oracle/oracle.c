@@ -403,6 +403,20 @@ static void do_check_failed_step(long long q)
 			   "suspend_stats recorded %s as a failed step, but no callback failed there%s",
 			   pm_phase_name((enum pm_phase)q),
 			   pm_phase_is_suspend((enum pm_phase)q) ? " and no wake-up event aborted the transition" : "");
+	/* A failed suspend-side phase records its step before it returns,
+	 * so before any step of a later phase (its rollback's included). */
+	for (int p = PH_SUSPEND; p < q && p <= PH_SUSPEND_NOIRQ; p++) {
+		if (steps_recorded & (1u << p))
+			continue;
+		for (int i = 0; i < cfg.ndev; i++) {
+			if (!(st[i].failed & (1u << p)))
+				continue;
+			check_fail(INV_STATS,
+				   "suspend_stats recorded %s as a failed step before %s, whose callback of '%s' failed first",
+				   pm_phase_name((enum pm_phase)q), pm_phase_name((enum pm_phase)p), nm(i));
+			return;
+		}
+	}
 	steps_recorded |= 1u << q;
 }
 
