@@ -1280,6 +1280,28 @@ static void test_wakeup_stats_rules(void)
 	static const struct ev relinked[] = {
 		{ TBEGIN }, { PBEGIN, 0, PH_RESUME }, { RELINK, G, PH_RESUME },
 	};
+	/* ROLLBACK: is_prepared from prepare to resume, clear at resume's
+	 * and complete's callbacks. */
+	static const struct ev prep_kept[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND },
+		{ STARTF, G, PH_SUSPEND, EV_FACT_PREP_TOLD | EV_FACT_PREPARED },
+		{ END_OK, G, PH_SUSPEND }, { PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_RESUME },
+		{ STARTF, G, PH_RESUME, EV_FACT_PREP_TOLD | EV_FACT_PREPARED },
+	};
+	static const struct ev prep_lost[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { STARTF, G, PH_SUSPEND, EV_FACT_PREP_TOLD },
+	};
+	static const struct ev prep_ok[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND },
+		{ STARTF, G, PH_SUSPEND, EV_FACT_PREP_TOLD | EV_FACT_PREPARED },
+		{ END_OK, G, PH_SUSPEND }, { PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_RESUME },
+		{ STARTF, G, PH_RESUME, EV_FACT_PREP_TOLD },
+	};
+	EXPECT_EQ(JUDGE(prep_kept, true), INV_ROLLBACK);
+	EXPECT_CONTAINS(oracle_result()->msg, "power.is_prepared still set");
+	EXPECT_EQ(JUDGE(prep_lost, true), INV_ROLLBACK);
+	EXPECT_CONTAINS(oracle_result()->msg, "power.is_prepared clear");
+	EXPECT_EQ(JUDGE(prep_ok, true), -1);
 	EXPECT_EQ(JUDGE(relinked, true), INV_REMOVED);
 	EXPECT_CONTAINS(oracle_result()->msg, "a removed device put back on the PM lists");
 	flags[G] = 0;

@@ -158,6 +158,8 @@ enum pm_ev_kind {
 					 * (power.disable_depth > 0) */
 #define EV_FACT_RPM_SUSPENDED	16	/* its runtime status is suspended
 					 * (told with EV_FACT_RPM_TOLD) */
+#define EV_FACT_PREP_TOLD	32	/* the bit below is told */
+#define EV_FACT_PREPARED	64	/* power.is_prepared is set */
 
 /* Which resume a resume-side phase does, as dev_pm_skip_resume() tells
  * them apart: PM_EVENT_THAW, PM_EVENT_RESTORE, or any other (resume,

@@ -653,6 +653,26 @@ static void check_rpm_disabled(int dev, enum pm_phase p, long long facts)
 		   pm_phase_name(p), nm(dev));
 }
 
+/* ROLLBACK, main.c's own record of it: power.is_prepared is set from a
+ * device's prepare to its resume; main.c clears it before the resume
+ * callback (device_resume(): "a fib", so that children may be added) and
+ * before complete (dpm_complete()). */
+static void check_prepared_flag(int dev, enum pm_phase p, long long facts)
+{
+	bool set = facts & EV_FACT_PREPARED;
+
+	if (!(facts & EV_FACT_PREP_TOLD) || p == PH_PREPARE || out_of_play(dev))
+		return;
+	if ((p == PH_RESUME || p == PH_COMPLETE) && set)
+		check_fail(INV_ROLLBACK,
+			   "the %s callback of '%s' started with power.is_prepared still set: main.c clears it before",
+			   pm_phase_name(p), nm(dev));
+	else if (p != PH_RESUME && p != PH_COMPLETE && !set)
+		check_fail(INV_ROLLBACK,
+			   "the %s callback of '%s' started with power.is_prepared clear, but the device was prepared",
+			   pm_phase_name(p), nm(dev));
+}
+
 /* SKIP: smart suspend skips a runtime-suspended device's driver callback
  * in the late phase and then in the noirq phase too: dev_pm_skip_suspend()
  * reads the smart-suspend flag main.c set in prepare and the runtime
@@ -917,6 +937,7 @@ static void do_check_callback_start(int dev, enum pm_phase p, long long facts, l
 	check_rpm_disabled(dev, p, facts);
 	check_rpm_status_kept(dev, p, facts);
 	check_smart_kept(dev, p, from);
+	check_prepared_flag(dev, p, facts);
 	s->ran |= 1u << p;
 	s->busy = p;
 	running[p]++;

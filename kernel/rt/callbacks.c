@@ -140,7 +140,8 @@ static int dpmk_callback_from(struct device *dev, int phase, int from, int *ret)
 	dpmk_emit(EV_CB_START, d->idx, phase, 0,
 		  EV_FACT_TOLD | (dev->power.wakeup_path ? EV_FACT_WAKEUP_PATH : 0) |
 		  EV_FACT_RPM_TOLD | (rpm_off ? EV_FACT_RPM_DISABLED : 0) |
-		  (pm_runtime_status_suspended(dev) ? EV_FACT_RPM_SUSPENDED : 0),
+		  (pm_runtime_status_suspended(dev) ? EV_FACT_RPM_SUSPENDED : 0) |
+		  EV_FACT_PREP_TOLD | (dev->power.is_prepared ? EV_FACT_PREPARED : 0),
 		  from, NULL);
 	spin_unlock(&d->ev_lock);
 	if (sd->dur_us[phase])
