@@ -114,9 +114,9 @@ static bool level_skips(struct device *dev, int phase)
 static int dpmk_callback_from(struct device *dev, int phase, int from, int *ret)
 {
 	bool level = from != EV_CB_FROM_DRIVER;
+	long long facts;
 	struct dpmk_dev *d = to_dpmk(dev);
 	const struct dpmk_device *sd = d->sd;
-	bool rpm_off;
 	int err;
 
 	dpmk_main_lock_rule(d->idx, level ? "calls the middle layer's callback" :
@@ -127,7 +127,7 @@ static int dpmk_callback_from(struct device *dev, int phase, int from, int *ret)
 		*ret = 0;
 		return 0;
 	}
-	rpm_off = dpmk_rpm_disabled(dev);
+	facts = dpmk_dev_facts(dev);
 	/* Checked and published as one step, against device_del(). */
 	spin_lock(&d->ev_lock);
 	if (__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE)) {
@@ -137,12 +137,7 @@ static int dpmk_callback_from(struct device *dev, int phase, int from, int *ret)
 	}
 	d->ran_inst = __atomic_load_n(&dpmk_run.phase_inst, __ATOMIC_RELAXED);
 	/* What main.c left in dev_pm_info for the oracle (its WAKEUP). */
-	dpmk_emit(EV_CB_START, d->idx, phase, 0,
-		  EV_FACT_TOLD | (dev->power.wakeup_path ? EV_FACT_WAKEUP_PATH : 0) |
-		  EV_FACT_RPM_TOLD | (rpm_off ? EV_FACT_RPM_DISABLED : 0) |
-		  (pm_runtime_status_suspended(dev) ? EV_FACT_RPM_SUSPENDED : 0) |
-		  EV_FACT_PREP_TOLD | (dev->power.is_prepared ? EV_FACT_PREPARED : 0),
-		  from, NULL);
+	dpmk_emit(EV_CB_START, d->idx, phase, 0, facts, from, NULL);
 	spin_unlock(&d->ev_lock);
 	if (sd->dur_us[phase])
 		dpmk_host_delay_us(sd->dur_us[phase]);

@@ -273,20 +273,24 @@ static DEFINE_SPINLOCK(workers_lock);
 
 static void worker_main(void *arg)
 {
-	struct worker w = *(struct worker *)arg;
+	struct worker *me = arg;
+	/* Set before the spawn and never changed; next is the list's, read
+	 * and written under workers_lock only. */
+	void (*fn)(void *) = me->fn;
+	void *fn_arg = me->arg;
 
 	spin_lock(&workers_lock);
 	DPMK_QUIET_BEGIN();
 	for (struct worker **pp = &workers_pending; *pp; pp = &(*pp)->next) {
-		if (*pp == arg) {
-			*pp = w.next;
+		if (*pp == me) {
+			*pp = me->next;
 			break;
 		}
 	}
 	DPMK_QUIET_END();
 	spin_unlock(&workers_lock);
-	free(arg);
-	w.fn(w.arg);
+	free(me);
+	fn(fn_arg);
 	if (__atomic_sub_fetch(&dpmk_run.workers, 1, __ATOMIC_ACQ_REL) == 0)
 		(complete_all)(&dpmk_run.workers_done);
 }

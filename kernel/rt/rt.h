@@ -195,7 +195,7 @@ int dpmk_index(const struct device *dev);
 
 void dpmk_publish_list_order(void);
 void dpmk_publish_rpm(int end);
-bool dpmk_rpm_disabled(struct device *dev);
+long long dpmk_dev_facts(struct device *dev);
 
 /* The explorable copy's footprint runtime (footprint.c): the memory of
  * scenario device idx, by part (0 its struct dpmk_dev, 1 its

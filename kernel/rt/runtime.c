@@ -106,15 +106,23 @@ void pm_runtime_unblock(struct device *dev)
 	spin_unlock_irq(&dev->power.lock);
 }
 
-/* Runtime PM disabled (for the oracle's RUNTIME-PM). */
-bool dpmk_rpm_disabled(struct device *dev)
+/* What a callback's start tells the oracle of dev_pm_info (EV_FACT_*),
+ * read under power.lock, which the runtime's writers hold. */
+long long dpmk_dev_facts(struct device *dev)
 {
-	bool ret;
+	long long f = EV_FACT_TOLD | EV_FACT_RPM_TOLD | EV_FACT_PREP_TOLD;
 
 	spin_lock_irq(&dev->power.lock);
-	ret = dev->power.disable_depth > 0;
+	if (dev->power.wakeup_path)
+		f |= EV_FACT_WAKEUP_PATH;
+	if (dev->power.disable_depth > 0)
+		f |= EV_FACT_RPM_DISABLED;
+	if (dev->power.runtime_status == RPM_SUSPENDED)
+		f |= EV_FACT_RPM_SUSPENDED;
+	if (dev->power.is_prepared)
+		f |= EV_FACT_PREPARED;
 	spin_unlock_irq(&dev->power.lock);
-	return ret;
+	return f;
 }
 
 bool pm_runtime_blocked(struct device *dev)
@@ -392,11 +400,18 @@ void pm_runtime_drop_link(struct device_link *link)
  * suspended, as runtime.c's pm_runtime_reinit() does. */
 void pm_runtime_reinit(struct device *dev)
 {
-	if (pm_runtime_enabled(dev))
+	bool active;
+
+	spin_lock_irq(&dev->power.lock);
+	if (!dev->power.disable_depth) {
+		spin_unlock_irq(&dev->power.lock);
 		return;
-	if (dev->power.runtime_status == RPM_ACTIVE)
-		pm_runtime_set_suspended(dev);
+	}
+	active = dev->power.runtime_status == RPM_ACTIVE;
 	dev->power.needs_force_resume = false;
+	spin_unlock_irq(&dev->power.lock);
+	if (active)
+		pm_runtime_set_suspended(dev);
 }
 
 void pm_runtime_remove(struct device *dev)
