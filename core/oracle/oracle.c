@@ -50,6 +50,8 @@ struct dstate {
 	bool absent;		/* registered later in the run (EV_ADDED) */
 	bool exempt;		/* never handled: it needs no PM */
 	bool syscore;		/* handled, its callbacks by syscore ops */
+	bool wakes_below;	/* it or a device under it in the tree may
+				 * wake the system up (WAKEUP) */
 	bool unbound;		/* its driver unbound: no obligations left */
 	bool rpm_off;		/* skipped as runtime-suspended: off, not
 				 * suspended by its callbacks */
@@ -158,6 +160,11 @@ void oracle_reset(const struct oracle_config *c)
 		st[i].syscore = cfg.syscore && cfg.syscore[i];
 		st[i].absent = cfg.late && cfg.late[i];
 	}
+	for (int i = 0; i < cfg.ndev; i++)
+		if (cfg.wakeup && cfg.wakeup[i])
+			for (int a = i; a >= 0 && !st[a].wakes_below;
+			     a = cfg.parent[a])
+				st[a].wakes_below = true;
 	/* Edges superior -> subordinate: the tree, then the links. */
 	int ne = 0;
 	int *from = dpm_xcalloc(cfg.ndev + cfg.nlinks, sizeof(int));
@@ -762,17 +769,19 @@ static void do_check_locking(int dev, const char *what, long long held)
 			   what ? what : "?", held ? "holding" : "without holding");
 }
 
-/* Whether dev or a device under it in the tree may wake the system up:
- * only then can power.wakeup_path be set (device_suspend() sets it for a
- * device that may, and dpm_propagate_wakeup_to_parent() copies it up; the
- * harness's drivers never call device_set_wakeup_path()). */
-static bool wakes_below(int dev)
+/* REMOVED, relinked: main.c never moves the list entry of a device that
+ * is on no list (device_pm_remove() took it off; moving it would put a
+ * removed device back on the PM lists).  The runtime tells only a
+ * breach; dev is -1 where it could not say which device. */
+static void do_check_relinked(int dev)
 {
-	for (int i = 0; i < cfg.ndev; i++)
-		for (int a = i; a >= 0; a = cfg.parent[a])
-			if (a == dev && cfg.wakeup[i])
-				return true;
-	return false;
+	if (dev >= 0)
+		check_fail(INV_REMOVED,
+			   "main.c moved the list entry of '%s', which was on no list: a removed device put back on the PM lists",
+			   nm(dev));
+	else
+		check_fail(INV_REMOVED,
+			   "main.c moved the list entry of a device, which was on no list: a removed device put back on the PM lists");
 }
 
 /* SKIP, direct_complete taken when due (the kernel variants): a device
@@ -801,8 +810,10 @@ static void check_dc_due(int dev, enum pm_phase p, long long facts)
 	for (int k = 0; k < ndlinks; k++)
 		if (dlinks[k].sup == dev)
 			return;
-	for (int c = 0; c < cfg.ndev; c++) {
-		if (cfg.parent[c] != dev || st[c].exempt || st[c].syscore)
+	for (int k = child_start[dev]; k < child_start[dev + 1]; k++) {
+		int c = child_list[k];
+
+		if (!is_child(c, dev) || st[c].exempt || st[c].syscore)
 			continue;
 		if (!st[c].dc || st[c].gone || st[c].absent || st[c].unbound)
 			return;
@@ -818,7 +829,11 @@ static void check_wakeup_path(int dev, enum pm_phase p, long long facts)
 	    (p != PH_SUSPEND_LATE && p != PH_SUSPEND_NOIRQ))
 		return;
 	if (facts & EV_FACT_WAKEUP_PATH) {
-		if (!wakes_below(dev))
+		/* Only then can power.wakeup_path be set: device_suspend()
+		 * sets it for a device that may wake up, and
+		 * dpm_propagate_wakeup_to_parent() copies it up; the
+		 * harness's drivers never call device_set_wakeup_path(). */
+		if (!st[dev].wakes_below)
 			check_fail(INV_WAKEUP,
 				   "the %s callback of '%s' started with power.wakeup_path set, but neither it nor a device under it may wake the system up",
 				   pm_phase_name(p), nm(dev));
@@ -1412,10 +1427,7 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		do_check_locking(ev->dev, ev->what, ev->a);
 		break;
 	case EV_RELINKED:
-		check_fail(INV_REMOVED,
-			   "main.c moved the list entry of %s%s%s, which was on no list: a removed device put back on the PM lists",
-			   ev->dev >= 0 ? "'" : "a device", ev->dev >= 0 ? nm(ev->dev) : "",
-			   ev->dev >= 0 ? "'" : "");
+		do_check_relinked(ev->dev);
 		break;
 	case EV_UNBOUND:
 		pr_info("device '%s': driver unbound", nm(ev->dev));
