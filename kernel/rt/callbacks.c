@@ -156,27 +156,19 @@ static int dpmk_callback_from(struct device *dev, int phase, int from, int *ret)
 	return *ret;
 }
 
-static int dpmk_callback(struct device *dev, int phase, bool level, int *ret)
-{
-	return dpmk_callback_from(dev, phase, level ? EV_CB_FROM_LAYER : EV_CB_FROM_DRIVER, ret);
-}
-
-#define DPMK_CB(name, phase)						\
-	static int lvl_##name(struct device *dev)			\
+/* One callback of a phase as found in one place (EV_CB_FROM_*): the
+ * device's first middle layer (lvl_), its driver (drv_), or a middle
+ * layer under the first one (low_). */
+#define DPMK_CB_FROM(place, name, phase, from)				\
+	static int place##_##name(struct device *dev)			\
 	{								\
 		int r;							\
-		return dpmk_callback(dev, phase, true, &r);		\
-	}								\
-	static int drv_##name(struct device *dev)			\
-	{								\
-		int r;							\
-		return dpmk_callback(dev, phase, false, &r);		\
-		}								\
-	static int low_##name(struct device *dev)			\
-	{								\
-		int r;							\
-		return dpmk_callback_from(dev, phase, EV_CB_FROM_LOWER, &r); \
+		return dpmk_callback_from(dev, phase, from, &r);	\
 	}
+#define DPMK_CB(name, phase)						\
+	DPMK_CB_FROM(lvl, name, phase, EV_CB_FROM_LAYER)		\
+	DPMK_CB_FROM(drv, name, phase, EV_CB_FROM_DRIVER)		\
+	DPMK_CB_FROM(low, name, phase, EV_CB_FROM_LOWER)
 
 DPMK_CB(prepare, PH_PREPARE)
 DPMK_CB(suspend, PH_SUSPEND)
@@ -198,56 +190,33 @@ DPMK_CB(resume, PH_RESUME)
 DPMK_CB(thaw, PH_RESUME)
 DPMK_CB(restore, PH_RESUME)
 
-static void lvl_complete(struct device *dev)
-{
-	int r;
+/* complete returns nothing. */
+#define DPMK_COMPLETE_FROM(place, from)					\
+	static void place##_complete(struct device *dev)		\
+	{								\
+		int r;							\
+		dpmk_callback_from(dev, PH_COMPLETE, from, &r);		\
+	}
+DPMK_COMPLETE_FROM(lvl, EV_CB_FROM_LAYER)
+DPMK_COMPLETE_FROM(drv, EV_CB_FROM_DRIVER)
+DPMK_COMPLETE_FROM(low, EV_CB_FROM_LOWER)
 
-	dpmk_callback(dev, PH_COMPLETE, true, &r);
-}
-
-static void drv_complete(struct device *dev)
-{
-	int r;
-
-	dpmk_callback(dev, PH_COMPLETE, false, &r);
-}
-
-static void low_complete(struct device *dev)
-{
-	int r;
-
-	dpmk_callback_from(dev, PH_COMPLETE, EV_CB_FROM_LOWER, &r);
-}
-
-/* The legacy bus pair, used by main.c when the bus has no dev_pm_ops. */
-static int legacy_bus_suspend(struct device *dev, pm_message_t state)
-{
-	int r;
-
-	return dpmk_callback(dev, PH_SUSPEND, true, &r);
-}
-
-static int legacy_bus_resume(struct device *dev)
-{
-	int r;
-
-	return dpmk_callback(dev, PH_RESUME, true, &r);
-}
-
-/* A legacy pair under a class (dpmk_ops_init()): never called. */
-static int low_legacy_suspend(struct device *dev, pm_message_t state)
-{
-	int r;
-
-	return dpmk_callback_from(dev, PH_SUSPEND, EV_CB_FROM_LOWER, &r);
-}
-
-static int low_legacy_resume(struct device *dev)
-{
-	int r;
-
-	return dpmk_callback_from(dev, PH_RESUME, EV_CB_FROM_LOWER, &r);
-}
+/* The legacy bus pair, used by main.c when the bus has no dev_pm_ops
+ * (legacy_bus_); under a class (dpmk_ops_init()) it is never called
+ * (low_legacy_). */
+#define DPMK_LEGACY_FROM(place, from)					\
+	static int place##_suspend(struct device *dev, pm_message_t state) \
+	{								\
+		int r;							\
+		return dpmk_callback_from(dev, PH_SUSPEND, from, &r);	\
+	}								\
+	static int place##_resume(struct device *dev)			\
+	{								\
+		int r;							\
+		return dpmk_callback_from(dev, PH_RESUME, from, &r);	\
+	}
+DPMK_LEGACY_FROM(legacy_bus, EV_CB_FROM_LAYER)
+DPMK_LEGACY_FROM(low_legacy, EV_CB_FROM_LOWER)
 
 #define SYM(fn)	{ (const void *)fn, #fn }
 static const struct {
