@@ -3,9 +3,11 @@
  * A kernel tree as a registry entry (kernel/variant.c): the build writes
  * one definition per tree configured,
  *	KERNEL_VARIANT(variant_kernel_6_12_118, "kernel-6.12.118",
+ *		       "drivers/base/power/main.c of ...",
  *		       dpmk_tree_6_12_118, &dpmk_tree_6_12_118_x, "modern", 0,
  *		       KERNEL_KNOB_KV2, KERNEL_KNOB_KV5);
- * &dpmk_tree_6_12_118_x the tree's explorable copy or NULL (a build
+ * the summary --list-variants prints (where the tree is, whether it is
+ * Debian's as shipped, main.c's sha256); &dpmk_tree_6_12_118_x the tree's explorable copy or NULL (a build
  * without one: kernel/CMakeLists.txt); "modern" the model fuzz_diff compares it with, or NULL; 0 the features
  * only some trees have (VF_LEAVE_SUSPENDED); then the tree's knobs: the
  * findings no kernel commit fixes yet, and the kernel fixes the tree
@@ -89,12 +91,12 @@ extern const struct diff_config kernel_diff[];
 	.bug = "LIVENESS", .needs = "", .detector = "fuzz",                  \
 	.cuts = VF_SYSCORE_PARENTS }
 
-#define KERNEL_VARIANT(sym, name_, tree, xtree, diff_with_, feat_, ...)     \
+#define KERNEL_VARIANT(sym, name_, summary_, tree, xtree, diff_with_, feat_, ...) \
 	extern const struct dpmk_tree tree;                                 \
 	static const struct knob sym##_knobs[] = { __VA_ARGS__ };           \
 	const struct pm_variant sym = {                                     \
 		.name = name_,                                              \
-		.summary = "drivers/base/power/main.c of this kernel tree, unmodified", \
+		.summary = summary_,                                        \
 		.corpus = "kernel",                                         \
 		.features = VF_LINKS | VF_DIRECT_COMPLETE | VF_PM_WAIT |    \
 			    VF_TRANSITIONS | VF_WAKEUP | VF_PM_STACK |     \

@@ -36,15 +36,24 @@ const struct pm_variant *variant_find(const char *name)
 		if (!strcmp(pm_variants[i]->name, name))
 			return pm_variants[i];
 	/* A kernel's series names its newest tree: "kernel-6.12" the newest
-	 * kernel-6.12.x, "kernel" the newest of all (docs/kernel.md). */
+	 * kernel-6.12.x, "kernel" the newest of all (docs/kernel.md); a
+	 * tree that shares its version with Debian's (kernel-6.12.118+hash)
+	 * only where no other tree of the series is configured. */
 	for (int i = 0; i < pm_nvariants; i++) {
 		const char *v = pm_variants[i]->name;
+		bool local = strchr(v, '+') != NULL;
 
 		if (!pm_variants[i]->kernel || strncmp(v, name, n) ||
 		    v[n] != (strcmp(name, "kernel") ? '.' : '-'))
 			continue;
-		if (!best || version_cmp(v + 7, best->name + 7) > 0)
+		if (!best) {
 			best = pm_variants[i];
+		} else if (local != (strchr(best->name, '+') != NULL)) {
+			if (!local)
+				best = pm_variants[i];
+		} else if (version_cmp(v + 7, best->name + 7) > 0) {
+			best = pm_variants[i];
+		}
 	}
 	return best;
 }
