@@ -17,10 +17,12 @@
  * docs/fuzzing.md, "dpmrepro options", describes each).
  *
  * Files it writes (--encode, --trace-json, --html, --save-regression)
- * are written whole or not at all (cli_out_open()).  SIGINT or SIGTERM
- * stops a run, a schedule search or --minimize at its next scheduling
- * point: a line on stderr says so (--minimize prints the smallest
- * scenario so far first), exit 130 or 143.
+ * are written whole or not at all (cli_out_open()); --trace-json and
+ * --html each say the path they wrote, one line on stderr (stdout is the
+ * report).  SIGINT or SIGTERM stops a run, a schedule search or
+ * --minimize at its next scheduling point: a line on stderr says so
+ * (--minimize prints the smallest scenario so far first), exit 130 or
+ * 143.
  *
  * Exit: 0 no violation (or the regression holds), 1 a violation (or the
  * regression does not hold), 2 bad usage or input, or a write error
@@ -702,6 +704,9 @@ static int report(struct scenario *s, const struct run_opts *o0,
 			export_trace_json(s, out.f);
 		if (cli_out_commit(&out, err, errlen))
 			return -1;
+		/* On stderr: stdout is the report, which scripts parse. */
+		cli_say(program.name, "%s written to %s",
+			k ? "timeline" : "trace-event JSON", outs[k]);
 	}
 	return v ? 1 : 0;
 }
