@@ -11,9 +11,11 @@ port): tests/check_html.sh calls it.
 Checks, each printed as it passes:
   - the page draws N callback bars (rect.bar), and every bar's title
     names its device and its phase; the device tree lists N devices;
-  - the time axis has tick labels; a mouse-wheel zoom over the timeline
-    changes them and narrows the shown span; a drag pans it; the fit
-    button restores the first axis;
+  - the time axis has tick labels, the first 0 (the run's first event)
+    at the left edge, and the span shown starts at 0; a mouse-wheel zoom
+    over the timeline changes them and narrows the shown span; a drag
+    pans it; the fit button restores the first axis; a drag towards
+    earlier times from there stops at 0;
   - with --violation: the mark names the ID, is inside the visible part
     of the timeline, and a bar is selected with the violation in the
     details; without it, no mark;
@@ -27,6 +29,7 @@ Exit 0 all passed, 1 a check failed, 77 Chromium would not start.
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -133,6 +136,16 @@ def check(ok, what):
         FAILS.append(what)
 
 
+def tick_value(tick):
+    """'12.5 ms@340' -> 12.5, 'event 7@12' -> 7"""
+    words = tick.rsplit("@", 1)[0].split()
+    return float(words[1] if words[0] == "event" else words[0])
+
+
+def tick_x(tick):
+    return int(tick.rsplit("@", 1)[1])
+
+
 # the tick labels and where they are
 AXIS = "[...document.querySelectorAll('#tl .tick')].map(t => t.textContent + '@' + Math.round(+t.getAttribute('x')))"
 
@@ -171,6 +184,9 @@ def run(b, a):
     axis0 = b.js(AXIS)
     span0 = b.js("document.getElementById('span').textContent")
     check(len(axis0) >= 3, "the axis has tick labels: %s" % axis0[:4])
+    check(axis0 and tick_value(axis0[0]) == 0 and tick_x(axis0[0]) <= 1 and
+          re.match(r"x: (virtual time, 0(\.0*)? ms|event order, events 0) to", span0),
+          "the axis starts at 0, the first event, at its left edge: %s; %s" % (axis0[:1], span0))
     box = b.js("(() => { const r = document.getElementById('tl').getBoundingClientRect();"
                " return [r.left + r.width / 2, r.top + 30]; })()")
     b.mouse("mouseWheel", box[0], box[1], deltaX=0, deltaY=-800)
@@ -185,6 +201,12 @@ def run(b, a):
     check(axis2 != axis1, "a drag pans the axis: %s -> %s" % (axis1[:3], axis2[:3]))
     b.js("document.getElementById('zfit').click()")
     check(b.js(AXIS) == axis0, "the fit button gives the first axis back")
+    b.mouse("mousePressed", box[0], box[1], button="left", buttons=1, clickCount=1)
+    b.mouse("mouseMoved", box[0] + 300, box[1], button="left", buttons=1)
+    b.mouse("mouseReleased", box[0] + 300, box[1], button="left", buttons=0, clickCount=1)
+    axis3 = b.js(AXIS)
+    check(axis3 == axis0, "a drag towards earlier times stops at 0: %s" % axis3[:2])
+    b.js("document.getElementById('zfit').click()")
 
     if a.violation:
         mark = b.js("""(() => { const m = document.getElementById('violation-mark');

@@ -38,6 +38,23 @@ static double us(uint64_t ns)
 	return (double)ns / 1000.0;
 }
 
+/* Time 0 of an export: its first event, wherever the virtual clock
+ * stood then; every time written is from there. */
+static uint64_t t0;
+
+static void set_t0(const struct tev *e, int n)
+{
+	t0 = n ? e[0].ts : 0;
+	for (int i = 1; i < n; i++)
+		if (e[i].ts < t0)
+			t0 = e[i].ts;
+}
+
+static double at(uint64_t ts)
+{
+	return us(ts - t0);
+}
+
 int export_trace_json(const struct scenario *s, FILE *f)
 {
 	int n;
@@ -46,6 +63,7 @@ int export_trace_json(const struct scenario *s, FILE *f)
 	bool first = true;
 	int maxtid = -1;
 
+	set_t0(e, n);
 	fprintf(f, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[");
 #define SEP() (first ? (first = false, "\n") : ",\n")
 	for (int i = 0; i < n; i++)
@@ -75,7 +93,7 @@ int export_trace_json(const struct scenario *s, FILE *f)
 			fprintf(f, "%s{\"ph\":\"X\",\"name\":", SEP());
 			dpm_json_str(f, name, false);
 			fprintf(f, ",\"cat\":\"%s\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"device\":",
-				pm_phase_name(v->phase), v->tid, us(b->ts),
+				pm_phase_name(v->phase), v->tid, at(b->ts),
 				us(v->ts - b->ts));
 			dpm_json_str(f, s->dev[v->dev].name, false);
 			fprintf(f, ",\"error\":%d}}", v->err);
@@ -83,21 +101,21 @@ int export_trace_json(const struct scenario *s, FILE *f)
 			/* A callback that never ended: an open slice. */
 			fprintf(f, "%s{\"ph\":\"B\",\"name\":\"%s %s\",\"pid\":1,\"tid\":%d,\"ts\":%.3f}",
 				SEP(), s->dev[v->dev].name, pm_phase_name(v->phase),
-				v->tid, us(v->ts));
+				v->tid, at(v->ts));
 		} else if (v->kind == TEV_PHASE_BEGIN || v->kind == TEV_PHASE_END) {
 			fprintf(f, "%s{\"ph\":\"i\",\"s\":\"p\",\"name\":\"%s %s\",\"cat\":\"phase\",\"pid\":1,\"tid\":%d,\"ts\":%.3f}",
 				SEP(), pm_phase_name(v->phase),
 				v->kind == TEV_PHASE_BEGIN ? "begin" : "end",
-				v->tid, us(v->ts));
+				v->tid, at(v->ts));
 		} else if (v->kind == TEV_RELEASE) {
 			flow++;
 			fprintf(f, "%s{\"ph\":\"s\",\"id\":%d,\"name\":\"release\",\"cat\":\"release\",\"pid\":1,\"tid\":%d,\"ts\":%.3f}",
-				SEP(), flow, v->tid, us(v->ts));
+				SEP(), flow, v->tid, at(v->ts));
 			fprintf(f, "%s{\"ph\":\"f\",\"bp\":\"e\",\"id\":%d,\"name\":\"release\",\"cat\":\"release\",\"pid\":1,\"tid\":%d,\"ts\":%.3f}",
-				SEP(), flow, v->err, us(v->ts));
+				SEP(), flow, v->err, at(v->ts));
 		} else if (v->kind == TEV_VIOLATION) {
 			fprintf(f, "%s{\"ph\":\"i\",\"s\":\"g\",\"name\":\"VIOLATION %s\",\"cat\":\"violation\",\"pid\":1,\"tid\":%d,\"ts\":%.3f}",
-				SEP(), inv_name(v->err), v->tid, us(v->ts));
+				SEP(), inv_name(v->err), v->tid, at(v->ts));
 		}
 	}
 #undef SEP
@@ -380,12 +398,13 @@ static const char html_script[] =
 	"\tclamp();\n"
 	"\trender();\n"
 	"}\n"
+	"/* Never before 0, the run's first event. */\n"
 	"function clamp() {\n"
-	"\tconst w = v1 - v0, lo = -span() * 0.02, hi = span() * 1.03;\n"
+	"\tconst w = v1 - v0, lo = 0, hi = span() * 1.03;\n"
 	"\tif (v0 < lo) { v0 = lo; v1 = lo + w; }\n"
 	"\tif (v1 > hi) { v1 = hi; v0 = Math.max(hi - w, lo); }\n"
 	"}\n"
-	"function fit() { v0 = -span() * 0.005; v1 = span() * 1.01; render(); }\n"
+	"function fit() { v0 = 0; v1 = span() * 1.01; render(); }\n"
 	"\n"
 	"svg.addEventListener(\"wheel\", e => {\n"
 	"\te.preventDefault();\n"
@@ -426,6 +445,7 @@ static const char html_script[] =
 	"\tconst c = D.cbs[+i], e1 = ce(c) < 0 ? span() : ce(c), pad = Math.max((e1 - cs(c)) * 0.3, 5);\n"
 	"\tv0 = cs(c) - pad;\n"
 	"\tv1 = e1 + pad;\n"
+	"\tclamp();\n"
 	"\trender();\n"
 	"});\n"
 	"document.getElementById(\"zin\").onclick = () => zoom(0.5, (v0 + v1) / 2);\n"
@@ -438,6 +458,7 @@ static const char html_script[] =
 	"\t\tconst w = Math.max(span() * 0.02, 20), at = order ? D.viol.k : D.viol.t;\n"
 	"\t\tv0 = at - w / 2;\n"
 	"\t\tv1 = at + w / 2;\n"
+	"\t\tclamp();\n"
 	"\t\trender();\n"
 	"\t\tdocument.getElementById(\"violation-mark\").scrollIntoView({ block: \"center\", inline: \"center\" });\n"
 	"\t};\n"
@@ -532,9 +553,10 @@ static int assign_rows(struct task_span *ts, int nt, int *lanes)
 	return rows + nl;
 }
 
+/* A time of the run, in us from its first event. */
 static void json_us(FILE *f, uint64_t ns)
 {
-	fprintf(f, "%.3f", (double)ns / 1000.0);
+	fprintf(f, "%.3f", at(ns));
 }
 
 /*
@@ -554,7 +576,7 @@ static void html_data(FILE *f, const struct scenario *s, const struct run_result
 	int *rel_dev = malloc(sizeof(int) * (size_t)(n ? n : 1));
 	int *rel_ph = malloc(sizeof(int) * (size_t)(n ? n : 1));
 	int viol = -1, vcb = -1, first_row = 1;
-	uint64_t tmax = 1;
+	uint64_t tmax = t0 + 1;
 	bool first;
 
 	if (!wait_next || !pend || !waits || !cur_dev || !cur_ph || !rel_dev || !rel_ph)
@@ -728,6 +750,7 @@ int export_html(const struct scenario *s, const struct run_result *r, FILE *f)
 	ts = calloc((size_t)(nt ? nt : 1), sizeof(*ts));
 	if (!ts)
 		abort();
+	set_t0(e, n);
 	for (int i = 0; i < n; i++) {
 		struct task_span *t;
 		const char *nm;
