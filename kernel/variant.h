@@ -67,6 +67,13 @@ extern const struct diff_config kernel_diff[];
 	"KV-9: accept a runtime-suspended smart-suspend superior a thaw leaves in suspend while a subordinate thaws", \
 	.bug = "RESUME-AFTER-PARENT", .needs = "", .detector = "fuzz",       \
 	.tolerates = ORACLE_TOL_THAW_KEPT_SUPERIOR }
+/* KV-3: a subordinate the device's suspend did not wait for (the
+ * consumer of a DORMANT link) clears its direct_complete after the device
+ * took it; the callbacks main.c then runs are accepted with the knob on. */
+#define KERNEL_KNOB_KV3 { "kv3-dc-cleared", "unfixed",                        \
+	"KV-3: accept the callbacks main.c runs on a device whose direct_complete a subordinate it did not wait for cleared after the device took it", \
+	.bug = "SKIP", .needs = "", .detector = "fuzz",                      \
+	.tolerates = ORACLE_TOL_DC_CLEARED }
 /* KV-7: a new device's completion lets one waiter through; the stand-in
  * completes it for all, as complete_all() did up to 6.12. */
 #define KERNEL_KNOB_KV7 { "kv7-init-complete-all", "unfixed",                   \

@@ -563,8 +563,11 @@ static void check_pm_wait(int dev, enum pm_phase p)
 static void do_check_direct_complete(int dev)
 {
 	pr_info("%s: direct-complete: stays runtime-suspended", nm(dev));
-	if (out_of_play(dev))	/* removed: no obligations left */
+	if (out_of_play(dev)) {	/* removed or unbound: no obligations left */
+		st[dev].dc = true;	/* but what main.c did is kept */
+		st[dev].lvl = 3;
 		return;
+	}
 	if (cfg.dc_forbidden)
 		check_fail(INV_SKIP,
 			   "'%s' took the direct_complete path, which only suspend to RAM or idle allows (PM_EVENT_SUSPEND)",
@@ -621,8 +624,11 @@ static void do_check_direct_resume(int dev)
 {
 	pr_info("%s: direct-complete: leaves runtime suspend to runtime PM",
 		nm(dev));
-	if (out_of_play(dev))
+	if (out_of_play(dev)) {
+		st[dev].dc = false;
+		st[dev].lvl = 0;
 		return;
+	}
 	if (!st[dev].dc)
 		check_fail(INV_RESUME_AFTER_PARENT,
 			   "'%s' skipped its resume callbacks (direct_complete) but had not skipped suspend",
@@ -887,6 +893,26 @@ static void check_callback_source(int dev, enum pm_phase p, long long from)
 			   layer ? "middle layer's" : "driver's", pm_phase_name(p), nm(dev));
 }
 
+/* SKIP, direct_complete kept: once a device took the direct_complete
+ * path (device_suspend() left it runtime-suspended, is_suspended set),
+ * main.c calls none of its callbacks but complete: device_suspend_late(),
+ * device_suspend_noirq() and the resume steps test power.direct_complete,
+ * and nothing may clear it after it was acted on.  KV-3 clears it
+ * (ORACLE_TOL_DC_CLEARED accepts the callbacks that follow). */
+static void check_dc_kept(int dev, enum pm_phase p)
+{
+	struct dstate *s = &st[dev];
+
+	if (!s->dc || p == PH_PREPARE || p == PH_COMPLETE)
+		return;
+	if (!(cfg.tolerate & ORACLE_TOL_DC_CLEARED)) {
+		check_fail(INV_SKIP,
+			   "the %s callback of '%s' started, but it took the direct_complete path this transition: its suspend callback never ran",
+			   pm_phase_name(p), nm(dev));
+		return;
+	}
+}
+
 static void do_check_callback_start(int dev, enum pm_phase p, long long facts, long long from)
 {
 	struct dstate *s = &st[dev];
@@ -919,6 +945,7 @@ static void do_check_callback_start(int dev, enum pm_phase p, long long facts, l
 		check_fail(INV_ONCE,
 			   "the %s callback of '%s' ran twice in one transition",
 			   pm_phase_name(p), nm(dev));
+	check_dc_kept(dev, p);
 	if (phase_must_be_sync(p)) {
 		if (running_total)
 			check_fail(INV_SYNC_ORDER,

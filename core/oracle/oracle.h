@@ -106,6 +106,12 @@ struct oracle_config {
  * superior in suspend (its freeze callbacks were skipped) while a
  * subordinate whose freeze callbacks ran thaws. */
 #define ORACLE_TOL_THAW_KEPT_SUPERIOR	2u
+/* KV-3 (docs/kernel.md, "Findings"): a consumer over a DORMANT link, which the
+ * supplier's suspend does not wait for, suspends after the supplier took
+ * the direct_complete path and clears the supplier's direct_complete:
+ * main.c then runs the supplier's late, noirq or resume callbacks though
+ * its suspend callbacks never ran. */
+#define ORACLE_TOL_DC_CLEARED		4u
 
 /* Room for a violation's message. */
 #define ORACLE_MSG_MAX 1024
