@@ -29,6 +29,9 @@
  *   RM, GO   EV_GONE: the device is being removed (the module's own
  *            removal, before device_del()), or leaves dpm_list.
  *   LK       EV_LINK: a link, ordered unless DORMANT or SYNC_STATE_ONLY.
+ *   UB       EV_UNBOUND: the device's driver was unbound; its managed
+ *            (not stateless) links to consumers go DORMANT then
+ *            (device_links_driver_cleanup()), so EV_LINK unordered.
  *   FR       EV_FREED.
  *   AD       EV_ADDED and EV_LIST_POS at dpm_list's tail: a late device
  *            registered by its parent's callback.
@@ -193,7 +196,7 @@ static int dev_index(const char *name)
 
 static const char *const kinds[] = {
 	"TB", "TE", "PB", "PE", "MS", "ME", "CS", "CE", "DN", "RM", "GO",
-	"LK", "FR", "WA", "HP", "WK", "AD",
+	"LK", "FR", "WA", "HP", "WK", "AD", "UB",
 };
 
 static int parse_line(char *l, int no, char *err, size_t errlen)
@@ -525,6 +528,13 @@ static void feed(int k)
 				fl = c->k.link_flags[s];
 		emit(EV_LINK, i, -1, 0, e->a,
 		     !(fl & SCN_LINK_SYNC_STATE_ONLY) && e->b != KDL_DORMANT);
+	} else if (!strcmp(kd, "UB")) {
+		emit(EV_UNBOUND, i, p, 0, 0, 0);
+		for (int c = 0; c < J.s->ndev; c++)
+			for (int s = 0; s < J.s->dev[c].nsup; s++)
+				if (J.s->dev[c].sup[s] == i &&
+				    !(J.s->dev[c].k.link_flags[s] & SCN_LINK_STATELESS))
+					emit(EV_LINK, c, -1, 0, i, 0);
 	} else if (!strcmp(kd, "FR")) {
 		emit(EV_FREED, i, -1, 0, 0, 0);
 	} else if (!strcmp(kd, "AD")) {

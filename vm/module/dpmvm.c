@@ -26,6 +26,9 @@
  *   RM       the module is about to device_del() the device (remove=)
  *   GO       device_pm_remove(): off dpm_list
  *   LK       a link made: a = the supplier, b = its status
+ *   UB       the device's driver is unbound (its remove callback): the
+ *            driver core does it to a consumer and to a supplier whose
+ *            supplier goes, and a supplier's managed links go DORMANT
  *   FR       the device's release ran
  *   AD       a late device was registered (device_add())
  *   WA       pm_wakeup_pending() said yes for the first time in the
@@ -605,6 +608,17 @@ static int vm_probe(struct device *d)
 	return 0;
 }
 
+static int dev_idx(const struct device *dev);
+
+static int vm_remove(struct device *d)
+{
+	int i = dev_idx(d);
+
+	if (i >= 0)
+		record("UB", i, READ_ONCE(cur_phase), 0, 0, 0);
+	return 0;
+}
+
 /* The bus of v, and on it the driver with v's phases, registered the
  * first time a device needs them. */
 static int need_driver(const struct vdev *v)
@@ -633,6 +647,7 @@ static int need_driver(const struct vdev *v)
 	r->drv.name = r->name;
 	r->drv.bus = bus;
 	r->drv.probe = vm_probe;
+	r->drv.remove = vm_remove;
 	r->drv.pm = &r->ops;
 	ret = driver_register(&r->drv);
 	if (ret) {
