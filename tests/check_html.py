@@ -6,11 +6,13 @@ port): tests/check_html.sh calls it.
 
   check_html.py CHROMIUM PAGE.html [--bars N] [--devices N] [--violation ID]
                 [--widest-within PHASE:FRACTION] [--screenshot OUT.png]
-                [--size W,H]
+                [--size W,H] [--text TEXT]...
 
 Checks, each printed as it passes:
   - the page draws N callback bars (rect.bar), and every bar's title
     names its device and its phase; the device tree lists N devices;
+  - every count on the page is worded right ("1 task", "2 tasks", never
+    "1 tasks" or "2 task"); with --text, the page says TEXT;
   - the time axis has tick labels, the first 0 (the run's first event)
     at the left edge, and the span shown starts at 0; a mouse-wheel zoom
     over the timeline changes them and narrows the shown span; a drag
@@ -136,6 +138,10 @@ def check(ok, what):
         FAILS.append(what)
 
 
+# what the page counts
+NOUNS = ["callback", "task", "async job", "lane", "device", "event", "removal", "wait"]
+
+
 def tick_value(tick):
     """'12.5 ms@340' -> 12.5, 'event 7@12' -> 7"""
     words = tick.rsplit("@", 1)[0].split()
@@ -161,6 +167,16 @@ def run(b, a):
            if not d or not p or not t or not t.startswith(d + " " + p + ":")]
     check(bars and not bad, "every bar's title names its device and phase (%d bars%s)"
           % (len(bars), "; not: " + bad[0] if bad else ""))
+
+    # counts worded right: "1 task", "2 tasks", "0 tasks"
+    text = b.js("""document.body.innerText + '\\n' + [...document.querySelectorAll('svg text, svg title')]
+        .map(t => t.textContent).join('\\n')""")
+    wrong = re.findall(r"(?<![\d.])(?:1 (?:%s)|(?:0|[2-9]|[1-9]\d+) (?:%s))\b"
+                       % ("|".join(n + "s" for n in NOUNS), "|".join(NOUNS)), text)
+    check(not wrong, "counts are worded right (1 task, 2 tasks)%s"
+          % (": not " + ", ".join(sorted(set(wrong))) if wrong else ""))
+    for want in a.text:
+        check(want in text, "the page says %r" % want)
 
     if a.devices is not None:
         n = b.js("document.querySelectorAll('#tree li').length")
@@ -257,6 +273,7 @@ def main():
     p.add_argument("--devices", type=int)
     p.add_argument("--widest-within")
     p.add_argument("--screenshot")
+    p.add_argument("--text", action="append", default=[])
     p.add_argument("--size", default="1400,900")
     a = p.parse_args()
     w, h = (int(x) for x in a.size.split(","))

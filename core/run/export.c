@@ -124,6 +124,12 @@ int export_trace_json(const struct scenario *s, FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
+/* "1 task", "2 tasks", "0 tasks". */
+static void count(FILE *f, int n, const char *one, const char *many)
+{
+	fprintf(f, "%d %s", n, n == 1 ? one : many);
+}
+
 static void html_esc(FILE *f, const char *t)
 {
 	for (; *t; t++) {
@@ -566,7 +572,8 @@ static void json_us(FILE *f, uint64_t ns)
  */
 static void html_data(FILE *f, const struct scenario *s, const struct run_result *r,
 		      const struct tev *e, int n, const int *start,
-		      const struct task_span *ts, int nt, int nrows, int lanes)
+		      const struct task_span *ts, int nt, int nrows, int lanes,
+		      int nasync)
 {
 	int *wait_next = malloc(sizeof(int) * (size_t)(n ? n : 1));
 	int *pend = malloc(sizeof(int) * (size_t)(nt ? nt : 1));
@@ -635,7 +642,11 @@ static void html_data(FILE *f, const struct scenario *s, const struct run_result
 			dpm_json_str(f, run_task_name(t), true);
 			fputs(",0]", f);
 		} else if (first_row) {
-			fprintf(f, "[\"async jobs (%d lanes)\",1]", lanes);
+			fputs("[\"", f);
+			count(f, nasync, "async job", "async jobs");
+			fputs(" in ", f);
+			count(f, lanes, "lane", "lanes");
+			fputs("\",1]", f);
 			first_row = 0;
 		} else {
 			fputs("[\"\",1]", f);
@@ -794,14 +805,23 @@ int export_html(const struct scenario *s, const struct run_result *r, FILE *f)
 	      "<div id=\"tlbox\"><svg id=\"tl\" xmlns=\"http://www.w3.org/2000/svg\"></svg></div></div>\n"
 	      "<div id=\"detail\"></div>\n<h2>Device tree</h2>\n<div id=\"tree\">", f);
 	tree(f, s);
-	fprintf(f, "</div>\n<p>%d callbacks on %d tasks (%d async jobs in %d lanes). "
-		"x: virtual time (or, when no virtual time passes, the order of events); "
+	fputs("</div>\n<p id=\"summary\">", f);
+	count(f, ncb, "callback", "callbacks");
+	fputs(" on ", f);
+	count(f, nrows - lanes + nasync, "task", "tasks");
+	if (nasync) {
+		fputs(" (", f);
+		count(f, nasync, "async job", "async jobs");
+		fputs(" in ", f);
+		count(f, lanes, "lane", "lanes");
+		fputs(")", f);
+	}
+	fputs(". x: virtual time (or, when no virtual time passes, the order of events); "
 		"bars as long as the callback (at least 2 px); "
 		"wheel or buttons zoom, drag pans, a click on a bar shows who woke its task, "
 		"a click in the tree marks a device's bars.</p>\n"
-		"<script type=\"application/json\" id=\"data\">", ncb, nrows - lanes + nasync,
-		nasync, lanes);
-	html_data(f, s, r, e, n, start, ts, nt, nrows, lanes);
+		"<script type=\"application/json\" id=\"data\">", f);
+	html_data(f, s, r, e, n, start, ts, nt, nrows, lanes, nasync);
 	fputs("</script>\n<script>", f);
 	fputs(html_script, f);
 	fputs("</script>\n</body></html>\n", f);
