@@ -12,6 +12,12 @@
 #       gives it; every finding's reproduce command and minimal scenario
 #       replay show that finding's ID; the HTML report has the same
 #       findings; the corpus was merged.  An unknown knob is exit 2.
+#   campaign_test.sh leak   SOURCE-DIR BUILD-DIR WORK-DIR CAMPAIGN LEAK-TARGET
+#       a campaign over a build directory whose one target, LEAK-TARGET,
+#       leaks on inputs that start with "LEAK", with such an input planted
+#       as a crash file: its finding is LSAN-leak and carries the
+#       LeakSanitizer report (report.md, report.json's sanitizer file and
+#       summary), which names the leaking function.
 #   campaign_test.sh resume SOURCE-DIR BUILD-DIR WORK-DIR [CAMPAIGN]
 #       20 s on fuzz_seed, SIGINT at the first progress line: exit 130,
 #       a partial report with the resume command, state 'interrupted';
@@ -31,8 +37,8 @@ case "$mode" in
 usage)
 	[ $# -ge 3 ] || { echo "usage: campaign_test.sh usage SOURCE-DIR BUILD-DIR [CAMPAIGN]" >&2; exit 2; }
 	build=$(cd "$3" && pwd) campaign=${4:-$src/scripts/campaign} ;;
-find|resume)
-	[ $# -ge 4 ] || { echo "usage: campaign_test.sh find|resume SOURCE-DIR BUILD-DIR WORK-DIR [CAMPAIGN]" >&2; exit 2; }
+find|resume|leak)
+	[ $# -ge 4 ] || { echo "usage: campaign_test.sh find|resume|leak SOURCE-DIR BUILD-DIR WORK-DIR [CAMPAIGN [LEAK-TARGET]]" >&2; exit 2; }
 	build=$(cd "$3" && pwd) work=$4 campaign=${5:-$src/scripts/campaign}
 	repro=$build/tools/dpmrepro
 	rm -rf "$work" && mkdir -p "$work" ;;
@@ -57,6 +63,45 @@ if [ "$mode" = usage ]; then
 		n=$((n + 1))
 	done
 	echo "campaign_test: usage ok, $n bad invocations exit 2 with one line"
+	exit 0
+fi
+
+if [ "$mode" = leak ]; then
+	target=${6:?the leak mode wants LEAK-TARGET}
+	bin=$work/bin
+	mkdir -p "$bin/fuzzers" "$bin/tools" "$work/c/crashes/leaky"
+	printf 'fuzz_leaky\t-\tseed\n' >"$bin/fuzzers/fuzz-targets.tsv"
+	ln -s "$target" "$bin/fuzzers/fuzz_leaky"
+	ln -s "$repro" "$bin/tools/dpmrepro"
+	printf 'LEAK planted' >"$work/c/crashes/leaky/leak-planted"
+	"$campaign" -t 5 -j 1 --interval 5 --bin-dir "$bin" -o "$work/c" leaky >"$work/out" 2>&1
+	rc=$?
+	cat "$work/out"
+	[ $rc -eq 1 ] || fail "exit $rc, not 1 (done with findings)"
+	python3 - "$work/c" <<'EOF' || exit 1
+import json, sys
+from pathlib import Path
+d = Path(sys.argv[1])
+def fail(msg):
+    print(f"campaign_test: {msg}", file=sys.stderr)
+    sys.exit(1)
+rep = json.loads((d / "report.json").read_text())
+f = [x for x in rep["findings"] if x["first"].endswith("leak-planted")]
+if not f:
+    fail(f"no finding whose first file is the planted leak: {rep['findings']}")
+f = f[0]
+if f["id"] != "LSAN-leak":
+    fail(f"the planted leak is {f['id']}, not LSAN-leak")
+if not f.get("sanitizer") or "leaked" not in (f.get("sanitizer_summary") or ""):
+    fail(f"the finding carries no LeakSanitizer summary: {f}")
+text = (Path(f["sanitizer"]) if Path(f["sanitizer"]).is_absolute() else Path.cwd() / f["sanitizer"]).read_text()
+if "ERROR: LeakSanitizer: detected memory leaks" not in text or "planted_leak" not in text:
+    fail(f"the kept report lacks the LeakSanitizer error or the leaking function:\n{text[:600]}")
+md = (d / "report.md").read_text()
+if "ERROR: LeakSanitizer: detected memory leaks" not in md:
+    fail("report.md does not show the LeakSanitizer report")
+print("campaign_test: leak ok: LSAN-leak with its LeakSanitizer report kept")
+EOF
 	exit 0
 fi
 
@@ -94,26 +139,27 @@ if not parts:
     fail("the report lists no finding")
 shapes, planted = set(), None
 for p in parts:
-    m = re.match(r"(\S+) in fuzz_seed: (\d+) crash file", p)
+    m = re.match(r"(known: \S+(?: \([^)]*\))?|new finding): (\S+(?:, \S+)*) in fuzz_seed: (\d+) crash file", p)
     if not m:
-        fail(f"a finding without 'ID in fuzz_seed: N crash files': {p[:80]!r}")
-    fid, count = m.group(1), int(m.group(2))
+        fail(f"a finding without 'LABEL: ID[, ID...] in fuzz_seed: N crash files': {p[:80]!r}")
+    ids, count = m.group(2).split(", "), int(m.group(3))
+    fid = ids[0]
     shape = re.search(r"```\n(.*?)\n```", p, re.S).group(1)
     if shape in shapes:
         fail(f"two findings with the same shape:\n{shape}")
     shapes.add(shape)
     if "crash-planted`" in p or "crash-planted-copy`" in p:
-        planted = (fid, count)
+        planted = (want if want in ids else fid, count)
     cmds = re.findall(r"^Reproduce: `(.*)`$", p, re.M) + re.findall(r"replay: `(.*)`$", p, re.M)
     if len(cmds) != 2:
         fail(f"finding {fid}: want a reproduce command and a minimal scenario replay, got {cmds}")
     for cmd in cmds:
         r = subprocess.run(cmd, shell=True, cwd=src, capture_output=True, text=True)
-        if r.returncode != 1 or f"dpmfuzz: VIOLATION {fid}:" not in r.stdout:
-            fail(f"'{cmd}' exited {r.returncode} without VIOLATION {fid}:\n{r.stdout[:400]}{r.stderr[:400]}")
+        if r.returncode != 1 or not any(f"dpmfuzz: VIOLATION {i}:" in r.stdout for i in ids):
+            fail(f"'{cmd}' exited {r.returncode} without VIOLATION {'/'.join(ids)}:\n{r.stdout[:400]}{r.stderr[:400]}")
         if html.escape(cmd, quote=False) not in page:
             fail(f"report.html lacks the command '{cmd}'")
-    if f"{fid} in fuzz_seed" not in page:
+    if f"{m.group(2)} in fuzz_seed" not in page:
         fail(f"report.html lacks finding {fid}")
 if not planted:
     fail("no finding's first file is the planted crash")
