@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,16 +45,36 @@ static const struct cli_option *by_key(const struct cli_program *p, int key)
 	return NULL;
 }
 
-/* getopt_long's tables for p, made once. */
+/* p's aliases: the i-th, or NULL after the last. */
+static const struct cli_alias *alias(const struct cli_program *p, int i)
+{
+	return p->aliases && p->aliases[i].old ? &p->aliases[i] : NULL;
+}
+
+static const struct cli_option *by_name(const struct cli_program *p,
+					const char *name)
+{
+	const struct cli_option *o;
+
+	for (int i = 0; (o = row(p, i)); i++)
+		if (!strcmp(o->name, name))
+			return o;
+	return NULL;
+}
+
+/* getopt_long's tables for p, made once: the rows, then the aliases,
+ * each with its row's key (nrows: where the aliases start). */
 static const struct cli_program *made_for;
 static struct option longopts[CLI_MAX_OPTIONS + 1];
 static char shortopts[2 * CLI_MAX_OPTIONS + 3];
+static int nrows;
 
 static void make_tables(const struct cli_program *p)
 {
 	const struct cli_option *o;
+	const struct cli_alias *a;
 	size_t at = 0;
-	int i;
+	int i, k;
 
 	if (made_for == p)
 		return;
@@ -73,18 +94,39 @@ static void make_tables(const struct cli_program *p)
 	}
 	if (o)
 		abort();	/* a program with more options than fit */
+	nrows = i;
+	for (k = 0; (a = alias(p, k)); k++, i++) {
+		o = by_name(p, a->now);
+		/* an alias of no row, one that is a row, or too many */
+		if (!o || by_name(p, a->old) || i >= CLI_MAX_OPTIONS)
+			abort();
+		longopts[i] = (struct option){ a->old,
+			o->arg ? required_argument : no_argument, NULL, o->key };
+	}
 	longopts[i] = (struct option){ NULL, 0, NULL, 0 };
 	shortopts[at] = '\0';
 }
 
-/* Whether the first len characters of text begin two or more names. */
+/*
+ * Whether the first len characters of text begin the names of two or
+ * more options (a row and the aliases of that row are one option, which
+ * getopt_long takes).
+ */
 static bool ambiguous(const struct cli_program *p, const char *text, int len)
 {
-	const struct cli_option *o;
-	int n = 0;
+	int keys[CLI_MAX_OPTIONS + 1], n = 0;
 
-	for (int i = 0; len > 0 && (o = row(p, i)); i++)
-		n += !strncmp(o->name, text, (size_t)len);
+	make_tables(p);
+	for (int i = 0; len > 0 && longopts[i].name; i++) {
+		bool seen = false;
+
+		if (strncmp(longopts[i].name, text, (size_t)len))
+			continue;
+		for (int j = 0; j < n; j++)
+			seen |= keys[j] == longopts[i].val;
+		if (!seen)
+			keys[n++] = longopts[i].val;
+	}
 	return n > 1;
 }
 
@@ -92,14 +134,17 @@ int cli_next(const struct cli_program *p, int argc, char **argv,
 	     const char **arg, char *err, size_t errlen)
 {
 	const struct cli_option *o;
-	int c;
+	int c, at = -1;
 
 	make_tables(p);
 	opterr = 0;
 	*arg = NULL;
-	c = getopt_long(argc, argv, shortopts, longopts, NULL);
+	c = getopt_long(argc, argv, shortopts, longopts, &at);
 	if (c == -1)
 		return CLI_END;
+	if (c != ':' && c != '?' && at >= nrows)
+		cli_say(p->name, "--%s is now --%s", longopts[at].name,
+			by_key(p, c)->name);
 	if (c == ':') {
 		const char *t = optind > 0 && optind <= argc ? argv[optind - 1] : "";
 
@@ -188,6 +233,54 @@ int cli_number(const char *opt, const char *text, long long lo, long long hi,
 	}
 	*out = x;
 	return 0;
+}
+
+/* "90s", "2m", "1h": x seconds in the largest unit that divides them. */
+static void spell_time(char *buf, size_t len, long long x)
+{
+	if (x && x % 3600 == 0)
+		snprintf(buf, len, "%lldh", x / 3600);
+	else if (x && x % 60 == 0)
+		snprintf(buf, len, "%lldm", x / 60);
+	else
+		snprintf(buf, len, "%llds", x);
+}
+
+int cli_duration(const char *opt, const char *text, long long lo, long long hi,
+		 long long *out, char *err, size_t errlen)
+{
+	const char *p = text;
+	long long x = 0, unit = 1;
+	char from[32], to[32];
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (x > (LLONG_MAX - 9) / 10)
+			goto bad;
+		x = x * 10 + (*p - '0');
+	}
+	if (p == text)
+		goto bad;
+	switch (*p) {
+	case 'h':
+		unit *= 60;
+		/* fall through */
+	case 'm':
+		unit *= 60;
+		/* fall through */
+	case 's':
+		p++;
+		break;
+	}
+	if (*p || x > hi / unit || x * unit < lo)
+		goto bad;
+	*out = x * unit;
+	return 0;
+bad:
+	spell_time(from, sizeof(from), lo);
+	spell_time(to, sizeof(to), hi);
+	snprintf(err, errlen, "%s wants a time from %s to %s: seconds, or with s, m or h (90, 90s, 2m, 1h), not '%s'",
+		 opt, from, to, DPM_ESC(text));
+	return -1;
 }
 
 int cli_path(const char *opt, const char *text, char *err, size_t errlen)

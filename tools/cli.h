@@ -2,9 +2,12 @@
 /*
  * The command line of dpmrepro, dpmstress, dpmimport and dpmcheck: one
  * option table per program, from which getopt_long's table, --help and
- * --version are made, and a strict number parser.  Nothing here prints
- * an error or exits: a bad command line comes back as one line in the
- * caller's buffer, and the program says it (cli_say()) and exits 2.
+ * --version are made, strict number and time parsers, and the old
+ * spellings of renamed options (aliases).  Nothing here exits, and the
+ * only thing printed is an alias's one-line note: a bad command line
+ * comes back as one line in the caller's buffer, and the program says it
+ * (cli_say()) and exits 2.  docs/options.md lists the option names the
+ * programs share and their exit codes.
  * The end of the file: what the programs share about ending (cli_io.c):
  * signals, output files, standard output.
  *
@@ -13,6 +16,8 @@
  * with the program's options table in docs/ (docs/fuzzing.md lists
  * where).  Keep one row per line in the form
  *	{ "name", KEY, "ARG" or NULL, "one line of help" },
+ * and one alias per line in the form
+ *	{ "old-name", "name" },
  */
 #ifndef DPM_TOOLS_CLI_H
 #define DPM_TOOLS_CLI_H
@@ -38,6 +43,16 @@ struct cli_option {
 	const char *help;	/* one line */
 };
 
+/*
+ * An old spelling of a renamed option: --OLD works as --NOW (NOW a row
+ * of the table; the value, if any, is NOW's) after one line on stderr,
+ * "PROG: --OLD is now --NOW".  --help and the docs list NOW only.
+ */
+struct cli_alias {
+	const char *old;	/* without "--" */
+	const char *now;	/* the row's long name */
+};
+
 struct cli_program {
 	const char *name;
 	const char *usage;	/* after "usage: NAME "; '\n' between forms */
@@ -46,11 +61,13 @@ struct cli_program {
 	/* Printed after the options: the environment, where the docs are,
 	 * and a line that starts "Exit: " with the exit codes. */
 	const char *footer;
+	const struct cli_alias *aliases;	/* ended by { NULL }; or NULL */
 };
 
 /*
  * getopt_long over p's table (and -h, --help, --version): the next
- * option's key, with its argument in *arg (NULL for a flag); CLI_END at
+ * option's key, with its argument in *arg (NULL for a flag; an alias
+ * gives its row's key, after its note on stderr); CLI_END at
  * the end, where getopt's optind says where the positionals start
  * (getopt_long moves them after the options); CLI_ERROR with a one-line
  * reason in err ("unknown option '--bogus' (dpmrepro --help lists the
@@ -73,6 +90,15 @@ void cli_version(const struct cli_program *p, FILE *f);
  */
 int cli_number(const char *opt, const char *text, long long lo, long long hi,
 	       long long *out, char *err, size_t errlen);
+
+/*
+ * A time from lo to hi seconds: a whole decimal number of seconds, or
+ * one followed by s, m or h (90, 90s, 2m, 1h; no sign, space, fraction
+ * or overflow).  0, or -1 with "--time wants a time from 1s to 720h:
+ * seconds, or with s, m or h (90, 90s, 2m, 1h), not '5x'" in err.
+ */
+int cli_duration(const char *opt, const char *text, long long lo, long long hi,
+		 long long *out, char *err, size_t errlen);
 
 /* A file or directory name: 0, or -1 with "--html wants a path,
  * not ''" in err (an empty one would write into /). */
