@@ -11,6 +11,9 @@ table per script, from which the parser, --help and --version come.
       match key:                               argument that is no option
           case "time": ...
 
+cli.duration(OPT, TEXT, LO, HI) reads a time (90, 90s, 2m, 1h) as the
+C programs' cli_duration() and cli.sh's cli_duration do.
+
 Long options may be abbreviated while unique; --name=VALUE, -x VALUE
 and -xVALUE work; -- ends the options.  A bad command line is one line
 on stderr and exit 2 (cli.fail()); -h/--help and --version print and
@@ -33,6 +36,22 @@ def project_version():
     return m.group(1) if m else "unknown"
 
 
+def spell_time(x):
+    """90s, 2m, 1h: x seconds in the largest unit that divides them."""
+    return f"{x // 3600}h" if x and x % 3600 == 0 else f"{x // 60}m" if x and x % 60 == 0 else f"{x}s"
+
+
+def parse_duration(opt, text, lo, hi):
+    """Seconds from text, a whole number of seconds or one with s, m or
+    h, from lo to hi; ValueError with the one-line message otherwise."""
+    m = re.fullmatch(r"([0-9]{1,12})([smh]?)", text)
+    x = int(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[m.group(2)] if m else None
+    if x is None or not lo <= x <= hi:
+        raise ValueError(f"{opt} wants a time from {spell_time(lo)} to {spell_time(hi)}: seconds, "
+                         f"or with s, m or h (90, 90s, 2m, 1h), not '{text}'")
+    return x
+
+
 class Cli:
     def __init__(self, name, usage, about, options, footer=""):
         self.name, self.usage, self.about, self.footer = name, usage, about, footer
@@ -41,6 +60,13 @@ class Cli:
     def fail(self, msg):
         print(f"{self.name}: {msg}", file=sys.stderr)
         sys.exit(2)
+
+    def duration(self, opt, text, lo, hi):
+        """parse_duration(), or one line and exit 2."""
+        try:
+            return parse_duration(opt, text, lo, hi)
+        except ValueError as e:
+            self.fail(str(e))
 
     def help(self):
         out = []

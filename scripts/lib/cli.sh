@@ -8,11 +8,18 @@
 #   cli_option S LONG ARG HELP      one row: S the short letter or -, ARG
 #                                   the value's name or - for a flag,
 #                                   HELP one line
+#   cli_alias OLD LONG              an old spelling (-x or --name) of
+#                                   option LONG: it works as LONG after
+#                                   one line on stderr, "NAME: OLD is now
+#                                   --LONG"; --help does not list it
 #   cli_footer TEXT                 after the options: environment, docs,
 #                                   and a line "Exit: ..." with the codes
 #   cli_parse "$@"                  fills OPT[LONG] (a flag: 1; a value
 #                                   given twice: the last) and ARGS (the
 #                                   other arguments, in order)
+#   cli_number OPT VALUE LO HI      a whole number from LO to HI, or exit 2
+#   cli_duration OPT VALUE LO HI    a time from LO to HI seconds (90, 90s,
+#                                   2m, 1h) into cli_seconds, or exit 2
 #
 # Long options may be abbreviated while unique; --name=VALUE, -x VALUE
 # and -xVALUE work; -- ends the options.  An unknown option, a missing
@@ -22,7 +29,7 @@
 
 declare -A OPT=()
 ARGS=()
-_cli_short=() _cli_long=() _cli_arg=() _cli_help=()
+_cli_short=() _cli_long=() _cli_arg=() _cli_help=() _cli_old=() _cli_now=()
 _cli_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 cli_program() {
@@ -31,6 +38,10 @@ cli_program() {
 
 cli_option() {
 	_cli_short+=("$1") _cli_long+=("$2") _cli_arg+=("$3") _cli_help+=("$4")
+}
+
+cli_alias() {
+	_cli_old+=("$1") _cli_now+=("$2")
 }
 
 cli_footer() {
@@ -73,18 +84,45 @@ cli_help() {
 	[ -z "$_cli_footer" ] || printf '\n%s\n' "$_cli_footer"
 }
 
-# The row of option $1 (-x, --long or a unique prefix of one) in _cli_i.
+# The row of long option $1 in _cli_i, or -1.
+_cli_row() {
+	local i
+	_cli_i=-1
+	for i in "${!_cli_long[@]}"; do
+		[ "${_cli_long[$i]}" != "$1" ] || { _cli_i=$i; return; }
+	done
+}
+
+# Alias k's note: "NAME: -d is now -n", "NAME: --cap is now --time".
+_cli_note() {
+	local now=--${_cli_now[$1]}
+	[[ ${_cli_old[$1]} == --* ]] || [ "${_cli_short[$_cli_i]}" = - ] || now=-${_cli_short[$_cli_i]}
+	echo "$_cli_name: ${_cli_old[$1]} is now $now" >&2
+}
+
+# The row of option $1 (-x, --long, an alias, or a unique prefix of a
+# long name or alias; a row and its aliases are one option) in _cli_i.
 _cli_find() {
-	local i n=0 name=${1#--}
+	local i k n=0 name=${1#--} rows=" " via=-1
 	_cli_i=-1
 	for i in "${!_cli_long[@]}"; do
 		if [[ $1 == --* ]]; then
 			if [ "${_cli_long[$i]}" = "$name" ]; then _cli_i=$i; return; fi
-			[[ ${_cli_long[$i]} == "$name"* ]] && { n=$((n + 1)); _cli_i=$i; }
+			[[ ${_cli_long[$i]} == "$name"* ]] && { n=$((n + 1)); _cli_i=$i; rows+="$i "; }
 		elif [ "-${_cli_short[$i]}" = "$1" ]; then
 			_cli_i=$i; return
 		fi
 	done
+	for k in "${!_cli_old[@]}"; do
+		if [ "${_cli_old[$k]}" = "$1" ]; then
+			_cli_row "${_cli_now[$k]}"; _cli_note "$k"; return
+		fi
+		[[ $1 == --* && ${_cli_old[$k]} == "$1"* ]] || continue
+		_cli_row "${_cli_now[$k]}"
+		[[ $rows == *" $_cli_i "* ]] || { n=$((n + 1)); rows+="$_cli_i "; via=$k; }
+	done
+	[ $n -ne 1 ] || [ $via -lt 0 ] || { _cli_row "${_cli_now[$via]}"; _cli_note "$via"; return; }
+	[ $n -ne 1 ] || _cli_i=${rows// /}
 	if [ $n -gt 1 ]; then
 		cli_fail "ambiguous option '$1' ($_cli_name --help lists the options)"
 	elif [ $n -eq 0 ]; then
@@ -121,6 +159,28 @@ cli_parse() {
 		fi
 		OPT[${_cli_long[$_cli_i]}]=$val
 	done
+}
+
+# "90s", "2m", "1h": $1 seconds in the largest unit that divides them.
+_cli_spell_time() {
+	if [ "$1" -ne 0 ] && [ $(($1 % 3600)) -eq 0 ]; then echo "$(($1 / 3600))h"
+	elif [ "$1" -ne 0 ] && [ $(($1 % 60)) -eq 0 ]; then echo "$(($1 / 60))m"
+	else echo "${1}s"; fi
+}
+
+# A time from $3 to $4 seconds (option $1, value $2: seconds, or a whole
+# number with s, m or h) into cli_seconds, or cli_fail.
+cli_duration() {
+	local v=$2 n u=1
+	if [[ $v =~ ^([0-9]{1,12})([smh]?)$ ]]; then
+		n=$((10#${BASH_REMATCH[1]}))
+		case ${BASH_REMATCH[2]} in m) u=60 ;; h) u=3600 ;; esac
+		if [ "$n" -le $(($4 / u)) ] && [ $((n * u)) -ge "$3" ]; then
+			cli_seconds=$((n * u))
+			return
+		fi
+	fi
+	cli_fail "$1 wants a time from $(_cli_spell_time "$3") to $(_cli_spell_time "$4"): seconds, or with s, m or h (90, 90s, 2m, 1h), not '$v'"
 }
 
 # A whole number from $3 to $4 (option $1, value $2), or cli_fail.
