@@ -18,8 +18,8 @@
  * finished chunk goes to DIR/state, and the same command resumes there.
  * SIGINT or SIGTERM ends the run after the chunks in progress.
  * Exit: 0 no violation, 1 violations, 2 bad usage or an error, 3 not
- * exhaustive (a time limit, a schedule cap, a signal) or a replay that
- * failed.
+ * exhaustive (a time limit, a schedule cap) or a replay that failed;
+ * 130 (143) interrupted by SIGINT (SIGTERM), the table printed first.
  */
 #include <errno.h>
 #include <signal.h>
@@ -46,7 +46,7 @@ enum {
 
 static const struct cli_option options[] = {
 	{ "variant", OPT_VARIANT, "NAME", "a registered variant (default seed; --list-variants)" },
-	{ "fix", OPT_FIX, "LIST", "kernel fixes on: knob names, all, none (default none); 'list' prints the knobs" },
+	{ "fix", OPT_FIX, "LIST", "kernel fixes on: knob names, all, none (default none: the kernel as posted, whose bugs the search is for); 'list' prints the knobs" },
 	{ "list-variants", OPT_LIST_VARIANTS, NULL, "print the registry and exit" },
 	{ "devices", 'n', "N", "1 to N devices (default 3)" },
 	{ "errors", 'e', "E", "at most E injected callback errors (default 1)" },
@@ -66,11 +66,17 @@ static const struct cli_option options[] = {
 	{ "naive-sample", OPT_SAMPLE, "K", "every K-th scenario also with the naive search, for the reduction factor (default 0: none)" },
 	{ "naive-cap", OPT_NAIVE_CAP, "S", "at most S naive schedules per sampled scenario (default 20000)" },
 	{ "jobs", 'j', "N", "N worker processes (default 1; 0: every core)" },
-	{ "time-limit", 't', "S", "stop after S seconds (default: no limit; with -o, the state resumes)" },
-	{ "output", 'o', "DIR", "keep the state file (resumes) and the smallest scenario per invariant in DIR" },
+	{ "time", 't', "TIME", "stop after TIME: seconds, or with s, m or h (default: no limit; with -o, the state resumes)" },
+	{ "out", 'o', "DIR", "keep the state file (resumes) and the smallest scenario per invariant in DIR" },
 	{ "json", OPT_JSON, NULL, "a JSON summary on stdout instead of the table" },
 	{ "quiet", 'q', NULL, "no progress on stderr" },
 	{ NULL, 0, NULL, NULL }
+};
+
+static const struct cli_alias aliases[] = {
+	{ "time-limit", "time" },
+	{ "output", "out" },
+	{ NULL, NULL }
 };
 
 static const struct cli_program program = {
@@ -84,7 +90,8 @@ static const struct cli_program program = {
 		"variant's kernel lacks are left out).  The search: --mode, --max-schedules,\n"
 		"--naive-sample, --naive-cap, -j, -t.  docs/exhaustive.md says what is enumerated.\n"
 		"SIGINT or SIGTERM ends the run after the chunks in progress (with -o, the state resumes).\n"
-		"Exit: 0 no violation, 1 violations, 2 bad usage or an error (one line on stderr), 3 not exhaustive (time limit, schedule cap, SIGINT or SIGTERM) or a find that did not replay.\n",
+		"Exit: 0 no violation, 1 violations, 2 bad usage or an error (one line on stderr), 3 not exhaustive (time limit, schedule cap) or a find that did not replay; 130 (143) interrupted by SIGINT (SIGTERM).\n",
+	.aliases = aliases,
 };
 
 /* What a run of dpmcheck does, from its command line. */
@@ -114,6 +121,7 @@ static int parse_args(int argc, char **argv, struct check_args *a,
 	static const char *const modes[] = { "naive", "sleep", "dpor", NULL };
 	static const char *const errnos[] = { "one", "all", NULL };
 	const char *arg;
+	long long n;
 	int c;
 
 	*a = (struct check_args){
@@ -160,9 +168,13 @@ static int parse_args(int argc, char **argv, struct check_args *a,
 		case OPT_SAMPLE: NUMBER("--naive-sample", 0, 1LL << 40, a->sample); break;
 		case OPT_NAIVE_CAP: NUMBER("--naive-cap", 1, 1LL << 40, a->naive_cap); break;
 		case 'j': NUMBER("--jobs", 0, 1024, a->jobs); break;
-		case 't': NUMBER("--time-limit", 1, 1LL << 30, a->limit); break;
+		case 't':
+			if (cli_duration("--time", arg, 1, 720 * 3600, &n, err, errlen))
+				return -1;
+			a->limit = n;
+			break;
 		case 'o':
-			if (cli_path("--output", arg, err, errlen))
+			if (cli_path("--out", arg, err, errlen))
 				return -1;
 			a->dir = arg;
 			break;
@@ -393,12 +405,12 @@ struct worker {
 	long chunk;		/* in progress, -1: idle */
 };
 
+/* The signal that asked to stop, or 0. */
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	interrupted = 1;
+	interrupted = sig;
 }
 
 /* A worker: chunk numbers in, records out. */
@@ -816,7 +828,7 @@ static int run_main(int argc, char **argv)
 		report_json(&k, complete, now() - k.t0, argv[0]);
 	else
 		report_table(&k, complete, argv[0]);
-	rc = any_violation(&k.total) ? 1 :
+	rc = interrupted ? 128 + interrupted : any_violation(&k.total) ? 1 :
 		 complete && !k.total.capped && !k.total.nondet ? 0 : 3;
 
 	check_totals_free(&k.total);
