@@ -85,10 +85,10 @@
 
 /* ---- options ---- */
 enum {
-	OPT_VARIANT = CLI_FIRST_KEY, OPT_SEED, OPT_ITERATIONS, OPT_DURATION,
-	OPT_DEVICES, OPT_FIXED_SIZE, OPT_ENGINE, OPT_FIX, OPT_JOBS,
+	OPT_VARIANT = CLI_FIRST_KEY, OPT_SEED, OPT_ITERATIONS,
+	OPT_FIXED_SIZE, OPT_ENGINE, OPT_FIX,
 	OPT_STRATEGY, OPT_PCT, OPT_PERTURB, OPT_TIME_SCALE, OPT_WATCHDOG,
-	OPT_OUT, OPT_REPLAY, OPT_SCHEDULES, OPT_SEARCH, OPT_FIND_SCHEDULE,
+	OPT_REPLAY, OPT_SCHEDULES, OPT_SEARCH, OPT_FIND_SCHEDULE,
 	OPT_LIST_VARIANTS, OPT_BYTES, OPT_PRINT,
 };
 
@@ -96,18 +96,18 @@ static const struct cli_option options[] = {
 	{ "variant", OPT_VARIANT, "NAME", "the variant to run (--list-variants; default seed, or the --replay text's header)" },
 	{ "seed", OPT_SEED, "S", "the seed of the scenarios (default 1): the same seed, the same scenarios" },
 	{ "iterations", OPT_ITERATIONS, "N", "scenarios to run (default 200); with --replay on threads, runs of the file" },
-	{ "duration", OPT_DURATION, "SEC", "run for SEC seconds instead of a number of scenarios" },
-	{ "devices", OPT_DEVICES, "MAX", "scenarios of up to MAX devices (default 32)" },
+	{ "time", 't', "TIME", "run for TIME instead of a number of scenarios: seconds, or with s, m or h" },
+	{ "devices", 'n', "MAX", "scenarios of up to MAX devices (default 32)" },
 	{ "fixed-size", OPT_FIXED_SIZE, NULL, "scenarios of exactly MAX devices, and no directed scenario 0 (to measure scale)" },
 	{ "engine", OPT_ENGINE, "det|threads", "the engine (default threads: real threads)" },
 	{ "fix", OPT_FIX, "LIST", "kernel fixes to turn on: knob,...|all|none (default none: as posted); 'list' prints the knobs" },
-	{ "jobs", OPT_JOBS, "J", "J worker processes, each its share of the scenarios (default 1)" },
+	{ "jobs", 'j', "N", "N worker processes, each its share of the scenarios (default 1)" },
 	{ "strategy", OPT_STRATEGY, "input|random|pct|keyed", "the det engine's schedule (default input: the scenario's schedule bytes by position; keyed: by task, core/sched/strategy.h)" },
 	{ "pct", OPT_PCT, "D", "PCT with D - 1 priority change points (default 3); implies --strategy pct" },
 	{ "perturb", OPT_PERTURB, "N", "threads: yield or sleep at 1 scheduling point in N (default 4; 0: never)" },
 	{ "time-scale", OPT_TIME_SCALE, "NS", "threads: real nanoseconds per virtual microsecond of callback time (default 1)" },
 	{ "watchdog", OPT_WATCHDOG, "MS", "threads: end a run that outlives MS milliseconds plus 2 ms per device and cycle, exit 3 (default 10000)" },
-	{ "out", OPT_OUT, "DIR", "write the scenarios of findings to DIR (default .)" },
+	{ "out", 'o', "DIR", "write the scenarios of findings to DIR (default .)" },
 	{ "replay", OPT_REPLAY, "FILE", "run one scenario (text or crash file) instead of generating them" },
 	{ "schedules", OPT_SCHEDULES, "N", "--replay on det: up to N other schedules after the file's own (default 0)" },
 	{ "search", OPT_SEARCH, "N", "after a threads finding, the det schedule search's length (default 20000; 0: none)" },
@@ -116,6 +116,11 @@ static const struct cli_option options[] = {
 	{ "bytes", OPT_BYTES, NULL, "read the --replay or --find-schedule file as fuzz input bytes, even if it looks like text" },
 	{ "print", OPT_PRINT, NULL, "print the scenarios as text instead of running them, each from its dpmfuzz-scenario line (tools/dpmvm --random reads them)" },
 	{ NULL, 0, NULL, NULL }
+};
+
+static const struct cli_alias aliases[] = {
+	{ "duration", "time" },
+	{ NULL, NULL }
 };
 
 static const struct cli_program program = {
@@ -128,6 +133,7 @@ static const struct cli_program program = {
 		"file under DPMFUZZ_MAX_DEVICES, as the fuzz targets do (docs/fuzzing.md).\n"
 		"Scenario files are written whole or not at all (a temporary name, renamed).\n"
 		"Exit: 0 every run clean, 1 a violation, 2 bad usage or input, or a write error (one line on stderr), 3 the watchdog ended a run; 66 a ThreadSanitizer report in a run otherwise clean; 130 (143) interrupted by SIGINT (SIGTERM).\n",
+	.aliases = aliases,
 };
 
 /* What a run of dpmstress does: its command line and the DPMFUZZ_*
@@ -207,10 +213,11 @@ static int parse_args(int argc, char **argv, char *err, size_t errlen)
 		case OPT_ITERATIONS:
 			NUMBER("--iterations", 1, 1LL << 40, cfg.iterations);
 			break;
-		case OPT_DURATION:
-			NUMBER("--duration", 1, 1LL << 30, cfg.duration);
+		case 't':
+			if (cli_duration("--time", arg, 1, 720 * 3600, &cfg.duration, err, errlen))
+				return -1;
 			break;
-		case OPT_DEVICES:
+		case 'n':
 			NUMBER("--devices", 1, 10000000, cfg.max_devices);
 			break;
 		case OPT_FIXED_SIZE:
@@ -224,7 +231,7 @@ static int parse_args(int argc, char **argv, char *err, size_t errlen)
 		case OPT_FIX:
 			cfg.fix = arg;
 			break;
-		case OPT_JOBS:
+		case 'j':
 			NUMBER("--jobs", 1, 256, cfg.jobs);
 			break;
 		case OPT_STRATEGY:
@@ -245,7 +252,7 @@ static int parse_args(int argc, char **argv, char *err, size_t errlen)
 		case OPT_WATCHDOG:
 			NUMBER("--watchdog", 10, 3600000, cfg.watchdog_ms);
 			break;
-		case OPT_OUT:
+		case 'o':
 			if (cli_path("--out", arg, err, errlen))
 				return -1;
 			cfg.out_dir = arg;
