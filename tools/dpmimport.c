@@ -70,11 +70,16 @@ static const struct cli_option options[] = {
 	{ "dmesg", OPT_DMESG, "FILE", "sleepgraph's dmesg, kernel 3.x to 6.x (callback lines, PM: phase lines)" },
 	{ "ftrace", OPT_FTRACE, "FILE", "sleepgraph's ftrace (device_pm_callback_start/end, suspend_resume)" },
 	{ "html", OPT_HTML, "FILE", "sleepgraph's .html page, alone: the dmesg and ftrace it embeds" },
-	{ "output", 'o', "OUT", "write the scenario to OUT (default: stdout); several transitions: OUT-1, OUT-2 ..." },
+	{ "out", 'o', "OUT", "write the scenario to OUT (default: stdout); several transitions: OUT-1, OUT-2 ..." },
 	{ "cycle", OPT_CYCLE, "K", "only the scenario of transition K (from 1)" },
 	{ "summary", OPT_SUMMARY, NULL, "print per-phase figures to stdout; the scenarios then go only to -o OUT" },
 	{ "variant", OPT_VARIANT, "NAME", "the scenarios' variant instead of the capture's kernel's; again (up to 4): more models beside it in --summary" },
 	{ NULL, 0, NULL, NULL }
+};
+
+static const struct cli_alias aliases[] = {
+	{ "output", "out" },
+	{ NULL, NULL }
 };
 
 static const struct cli_program program = {
@@ -87,6 +92,7 @@ static const struct cli_program program = {
 		"lacks, and the two are cross-checked (docs/import.md).\n"
 		"Files are written whole or not at all (a temporary name, renamed).\n"
 		"Exit: 0 done, 2 bad usage or input, or a write error (one line on stderr); 130 (143) interrupted by SIGINT (SIGTERM).\n",
+	.aliases = aliases,
 };
 
 static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -156,7 +162,7 @@ static int parse_args(int argc, char **argv, struct opts *o, char *err,
 				return -1;
 			break;
 		case 'o':
-			if (set_once(&o->out, arg, "-o", err, errlen))
+			if (set_once(&o->out, arg, "--out", err, errlen))
 				return -1;
 			break;
 		case OPT_CYCLE:
