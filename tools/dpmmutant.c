@@ -53,13 +53,15 @@ static const struct cli_option options[] = {
 };
 
 static const struct cli_program program = {
-	"dpmmutant", "[OPTION]... IDS INPUT...",
-	"Run the inputs on each mutant of a schemata build, a forked child per mutant; one line per mutant.",
-	options,
+	.name = "dpmmutant",
+	.usage = "[OPTION]... IDS INPUT...",
+	.about = "Run the inputs on each mutant of a schemata build, a forked child per mutant; one line per mutant.",
+	.options = options,
+	.footer =
 	"IDS: mutant ids and ranges, as 0,4,7-12 (0: the unmutated code).  INPUT: corpus files or directories of them.\n"
 	"The DPMFUZZ_* settings of the fuzz targets apply (docs/fuzzing.md).  docs/mutation.md\n"
 	"says where tools/dpmmutate uses it.\n"
-	"Exit: 0 every mutant ran; 2 bad usage or an unreadable input (one line on stderr).",
+	"Exit: 0 every mutant ran, killed or not (its line says which); 2 bad usage, an unreadable input or a write error (one line on stderr).\n",
 };
 
 struct input {
@@ -372,5 +374,5 @@ int main(int argc, char **argv)
 	free(inputs);
 	free(ids);
 	munmap((void *)sh, sizeof(*sh));
-	return 0;
+	return cli_finish(program.name, 0);
 }
