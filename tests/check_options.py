@@ -23,7 +23,23 @@ labels of parse_args() (Python), the ${OPT[name]} reads (bash).  Then:
 - an unknown option is exit 2 with one line on stderr that names --help;
 - the first table under the heading TITLE of the doc lists exactly the
   options of --help (its first column: `-x, --name ARG` as --help spells
-  it), and the section holds --help's "Exit:" line word for word.
+  it), and the section holds --help's "Exit:" line word for word;
+- an alias, the old spelling of a renamed option (the source's
+  `aliases[]` rows in C, its cli_alias lines in bash), names an option
+  of the table, is in neither --help nor the docs' table, and works as
+  the new spelling: COMMAND OLD VALUE --help gives what COMMAND NEW VALUE
+  --help gives (exit status, stdout, stderr) after one line on stderr,
+  "NAME: OLD is now NEW", with VALUE 1, 5x and '' (an option with a
+  value: VALUE is checked, or --help reached, the same way for both);
+- an option `-t, --time` takes a time as the shared parser reads it
+  (tools/cli.c's cli_duration(), cli.sh's cli_duration, cli.py's
+  duration()): COMMAND -t V rejects 5x, -1, and 0 unless the option's
+  help text says what 0 means ("0: ..."), each with exit 2 and one line
+  on stderr that names -t or --time and the value (a C program with
+  --help after it); a C program's
+  COMMAND -t V --help takes 90, 90s, 2m and 1h; the script helpers'
+  parsers give 90, 90, 120 and 3600 seconds for them and reject the
+  others with one line and exit 2.
 
 Exit 0 when all hold, 1 with every difference listed.
 """
@@ -48,6 +64,18 @@ def c_table(src):
                      "arg": None if r.group(3) == "NULL" else r.group(3)[1:-1],
                      "help": r.group(4).encode().decode("unicode_escape"), "key": key})
     return rows, None
+
+
+def c_aliases(src):
+    m = re.search(r"struct cli_alias aliases\[\] = \{(.*?)\n\};", src, re.S)
+    if not m:
+        return []
+    return [("--" + r.group(1), r.group(2))
+            for r in re.finditer(r'\{\s*"([\w-]+)",\s*"([\w-]+)"\s*\}', m.group(1))]
+
+
+def sh_aliases(src):
+    return [tuple(line.split()) for line in re.findall(r"^cli_alias (\S+ \S+)\s*$", src, re.M)]
 
 
 def function_body(src, name):
@@ -95,6 +123,10 @@ def sh_handled(src, rows):
 
 
 LANGS = {"c": (c_table, c_handled), "python": (py_table, py_handled), "bash": (sh_table, sh_handled)}
+ALIASES = {"c": c_aliases, "python": lambda src: [], "bash": sh_aliases}
+LIB = __import__("pathlib").Path(__file__).resolve().parent.parent / "scripts" / "lib"
+TIMES = {"90": 90, "90s": 90, "2m": 120, "1h": 3600}
+BAD_TIMES = ["0", "-1", "5x"]
 
 
 def spec(short, long, arg):
@@ -148,6 +180,79 @@ def doc_specs(body):
         elif seen_table:
             break
     return out
+
+
+def check_aliases(a, src, rows, name, run, helped, documented):
+    """Each alias: of a row, hidden, and working as the row's spelling."""
+    errors = []
+    by_long = {r["long"]: r for r in rows}
+    spellings = {f"--{r['long']}" for r in rows} | {f"-{r['short']}" for r in rows if r["short"]}
+    for old, now in ALIASES[a.lang](src):
+        r = by_long.get(now)
+        if not r:
+            errors.append(f"alias {old}: --{now} is no option of the table")
+            continue
+        if old in spellings:
+            errors.append(f"alias {old} is an option of the table too")
+        if any(re.search(rf"(?<![\w-]){re.escape(old)}(?![\w-])", s) for s in helped + documented):
+            errors.append(f"alias {old} is listed (in --help or the docs' table): it is hidden")
+        new = f"-{r['short']}" if not old.startswith("--") and r["short"] else f"--{now}"
+        note = f"{name}: {old} is now {new}"
+        for v in (["1", "5x", ""] if r["arg"] else [None]):
+            val = [] if v is None else [v]
+            o, n = run(old, *val, "--help"), run(new, *val, "--help")
+            said = f"'{' '.join([old] + val)} --help'"
+            if o.returncode != n.returncode or o.stdout != n.stdout:
+                errors.append(f"{said} exited {o.returncode}, not as with {new} ({n.returncode}), "
+                              "or printed other things")
+            elif o.stderr.splitlines() != [note] + n.stderr.splitlines():
+                errors.append(f"{said} said {o.stderr!r} on stderr, not {note!r} then what {new} says "
+                              f"({n.stderr!r})")
+    return errors
+
+
+def check_time(a, rows, name, run):
+    """-t, --time: a time with units, read by the shared parser."""
+    r = next((r for r in rows if r["long"] == "time"), None)
+    if not r:
+        return []
+    errors = []
+    if r["short"] != "t" or not r["arg"]:
+        return [f"--time is not '-t, --time TIME'"]
+    for v in BAD_TIMES:
+        if v == "0" and re.search(r"\b0:", r["help"]):
+            continue
+        # --help after it: a C program that took the value would print
+        # the help, not run (the scripts read the values after --help).
+        p = run("-t", v, *(["--help"] if a.lang == "c" else []))
+        lines = p.stderr.splitlines()
+        if p.returncode != 2 or len(lines) != 1 or not lines[0].startswith(f"{name}: ") \
+                or not re.search(r"(^|\s)(-t|--time)\b", lines[0]) or f"'{v}'" not in lines[0]:
+            errors.append(f"-t {v} exited {p.returncode} with {p.stderr.strip()[:300]!r}: want exit 2 "
+                          f"and one '{name}: ' line that names -t or --time and '{v}'")
+    if a.lang == "c":
+        for v in TIMES:
+            p = run("-t", v, "--help")
+            if p.returncode != 0 or p.stderr:
+                errors.append(f"-t {v} --help exited {p.returncode} with {p.stderr.strip()[:300]!r}: "
+                              "want 0 and nothing on stderr")
+        return errors
+    # The scripts' shared parser, as a script calls it.
+    for v, want in list(TIMES.items()) + [(v, None) for v in BAD_TIMES]:
+        if a.lang == "python":
+            code = ("import sys; sys.path.insert(0, sys.argv[1]); from cli import Cli; "
+                    "print(Cli('x', '', '', []).duration('--time', sys.argv[2], 1, 86400))")
+            p = subprocess.run([sys.executable, "-c", code, str(LIB), v], capture_output=True, text=True)
+        else:
+            code = '. "$1/cli.sh"; cli_program x "" ""; cli_duration --time "$2" 1 86400; echo "$cli_seconds"'
+            p = subprocess.run(["bash", "-c", code, "-", str(LIB), v], capture_output=True, text=True)
+        if want is not None and (p.returncode != 0 or p.stdout.strip() != str(want)):
+            errors.append(f"{LIB}: the {a.lang} time parser gave {p.stdout.strip()!r} (exit {p.returncode}, "
+                          f"{p.stderr.strip()!r}) for '{v}', not {want}")
+        if want is None and (p.returncode != 2 or len(p.stderr.splitlines()) != 1 or p.stdout):
+            errors.append(f"{LIB}: the {a.lang} time parser took '{v}' (exit {p.returncode}, {p.stdout!r}, "
+                          f"{p.stderr!r}): want exit 2 and one line")
+    return errors
 
 
 def main():
@@ -222,12 +327,18 @@ def main():
             if " ".join(e.split()) not in words:
                 errors.append(f"{a.doc}, '{a.section}' does not say --help's exit codes: {e!r}")
 
+    if body is not None:
+        errors += check_aliases(a, src, rows, name, run, got, documented)
+    errors += check_time(a, rows, name, run)
+
     for e in errors:
         print(f"check_options: {e}", file=sys.stderr)
     if errors:
         return 1
+    extra = [f"{len(ALIASES[a.lang](src))} aliases work"] if ALIASES[a.lang](src) else []
+    extra += ["-t takes a time"] if any(r["long"] == "time" for r in rows) else []
     print(f"check_options: {name}: {len(rows)} options and --help, --version: table, parser, --help "
-          f"and {a.doc} agree")
+          f"and {a.doc} agree" + "".join(f"; {e}" for e in extra))
     return 0
 
 
