@@ -7,6 +7,7 @@ port): tests/check_html.sh calls it.
   check_html.py CHROMIUM PAGE.html [--bars N] [--devices N] [--violation ID]
                 [--widest-within PHASE:FRACTION] [--screenshot OUT.png]
                 [--size W,H] [--text TEXT]...
+                [--removals TASK:DEV,...]...
 
 Checks, each printed as it passes:
   - the page draws N callback bars (rect.bar), and every bar's title
@@ -21,6 +22,9 @@ Checks, each printed as it passes:
   - with --violation: the mark names the ID, is inside the visible part
     of the timeline, and a bar is selected with the violation in the
     details; without it, no mark;
+  - with --removals TASK:DEV,...: the timeline has a row named TASK (a
+    hotplug or release task) and on it, in view at the default zoom, a
+    mark for each DEV's removal titled "DEV removed";
   - with --widest-within PHASE:F: at the default zoom the widest bar of
     PHASE is at least F of PHASE's band (the skynet disk's 820 ms in an
     866 ms suspend must not be a sliver);
@@ -184,6 +188,25 @@ def run(b, a):
     if not a.violation:
         check(b.js("!document.getElementById('violation-mark')"), "no violation, none marked")
 
+    for spec in a.removals:
+        lane, devs = spec.split(":")
+        got = b.js("""(() => {
+            const lane = [...document.querySelectorAll('#names text')].find(t => t.textContent === %s);
+            if (!lane) return null;
+            const ly = lane.getBoundingClientRect(), tl = document.getElementById('tl').getBoundingClientRect();
+            return [...document.querySelectorAll('#tl g.removal')].map(g => {
+                const r = g.querySelector('path').getBoundingClientRect();
+                return [g.dataset.dev, g.dataset.task, g.querySelector('title').textContent,
+                        Math.abs((r.top + r.bottom) / 2 - (ly.top + ly.bottom) / 2) < 8,
+                        r.left >= tl.left - 6 && r.right <= tl.right + 6];
+            }); })()""" % json.dumps(lane))
+        check(got is not None, "the timeline has a row for %s" % lane)
+        for dev in devs.split(","):
+            m = [g for g in got or [] if g[0] == dev and g[1] == lane]
+            check(m and m[0][3] and m[0][4] and (dev + " removed") in m[0][2],
+                  "%s's removal is marked on %s's row, in view, titled: %s"
+                  % (dev, lane, m[0][2] if m else "no mark"))
+
     if a.widest_within:
         phase, frac = a.widest_within.split(":")
         band = b.js("""(() => { const r = document.querySelector('rect.band[data-phase="%s"]');
@@ -274,6 +297,7 @@ def main():
     p.add_argument("--widest-within")
     p.add_argument("--screenshot")
     p.add_argument("--text", action="append", default=[])
+    p.add_argument("--removals", action="append", default=[])
     p.add_argument("--size", default="1400,900")
     a = p.parse_args()
     w, h = (int(x) for x in a.size.split(","))

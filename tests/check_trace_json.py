@@ -3,11 +3,14 @@
 """Schema check of a dpmrepro --trace-json file (Chrome trace-event format).
 
 usage: check_trace_json.py FILE [--violation ID] [--min-slices N]
+                            [--removed DEV]...
 Checks: an object with a traceEvents list; every event has a known ph,
 integer pid and tid, a non-negative ts (but metadata); X events have a
 name and dur >= 0; every flow start has its finish with the same id;
 every tid used has a thread_name; at least N complete slices; with
---violation, an instant event naming it.  Exit 0 or 1 with the reason.
+--violation, an instant event naming it; with --removed, an instant
+event (cat removal) for DEV's removal on a named task.  Exit 0 or 1
+with the reason.
 """
 import json
 import sys
@@ -22,19 +25,22 @@ def main():
     args = sys.argv[1:]
     if not args:
         fail("usage: check_trace_json.py FILE [--violation ID] [--min-slices N]")
-    path, want_v, min_slices = args[0], None, 1
+    path, want_v, min_slices, want_removed = args[0], None, 1, []
     i = 1
     while i < len(args):
         if args[i] == "--violation":
             want_v = args[i + 1]
         elif args[i] == "--min-slices":
             min_slices = int(args[i + 1])
+        elif args[i] == "--removed":
+            want_removed.append(args[i + 1])
         i += 2
     with open(path) as f:
         doc = json.load(f)
     if not isinstance(doc, dict) or not isinstance(doc.get("traceEvents"), list):
         fail("no traceEvents list")
     named, used, flows_s, flows_f, slices, violations = set(), set(), set(), set(), 0, []
+    removed = []
     for e in doc["traceEvents"]:
         ph = e.get("ph")
         if ph not in ("M", "X", "B", "i", "s", "f"):
@@ -59,6 +65,8 @@ def main():
             flows_f.add(e["id"])
         elif ph == "i" and e.get("cat") == "violation":
             violations.append(e["name"])
+        elif ph == "i" and e.get("cat") == "removal":
+            removed.append(e.get("args", {}).get("device"))
     if flows_s != flows_f:
         fail("unpaired flow ids %r" % (flows_s ^ flows_f))
     if used - named:
@@ -67,7 +75,11 @@ def main():
         fail("%d slices, expected at least %d" % (slices, min_slices))
     if want_v and not any(want_v in v for v in violations):
         fail("no violation event naming %s" % want_v)
-    print("check_trace_json: ok, %d slices, %d flows, %d tasks" % (slices, len(flows_s), len(named)))
+    for dev in want_removed:
+        if dev not in removed:
+            fail("no removal event for %s (removals: %r)" % (dev, removed))
+    print("check_trace_json: ok, %d slices, %d flows, %d tasks, %d removals"
+          % (slices, len(flows_s), len(named), len(removed)))
 
 
 main()

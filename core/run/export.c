@@ -66,12 +66,32 @@ int export_trace_json(const struct scenario *s, FILE *f)
 	set_t0(e, n);
 	fprintf(f, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[");
 #define SEP() (first ? (first = false, "\n") : ",\n")
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		if (e[i].tid > maxtid)
 			maxtid = e[i].tid;
+		if (e[i].kind == TEV_RELEASE && e[i].err > maxtid)
+			maxtid = e[i].err;
+	}
+	bool *used = calloc((size_t)maxtid + 2, sizeof(*used));
+
+	if (!used)
+		abort();
+	for (int i = 0; i < n; i++) {
+		if (e[i].tid >= 0)
+			used[e[i].tid] = true;
+		if (e[i].kind == TEV_RELEASE && e[i].err >= 0)
+			used[e[i].err] = true;
+	}
 	for (int t = 0; t <= maxtid; t++) {
 		const char *nm = run_task_name(t);
+		char fallback[32];
 
+		/* A task that did nothing recorded but was woken, or
+		 * reported the violation, still has a name. */
+		if (!nm && used[t]) {
+			snprintf(fallback, sizeof(fallback), "task %d", t);
+			nm = fallback;
+		}
 		if (!nm)
 			continue;
 		fprintf(f, "%s{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":",
@@ -79,6 +99,7 @@ int export_trace_json(const struct scenario *s, FILE *f)
 		dpm_json_str(f, nm, false);
 		fprintf(f, "}}");
 	}
+	free(used);
 	int flow = 0;
 
 	for (int i = 0; i < n; i++) {
@@ -116,6 +137,16 @@ int export_trace_json(const struct scenario *s, FILE *f)
 		} else if (v->kind == TEV_VIOLATION) {
 			fprintf(f, "%s{\"ph\":\"i\",\"s\":\"g\",\"name\":\"VIOLATION %s\",\"cat\":\"violation\",\"pid\":1,\"tid\":%d,\"ts\":%.3f}",
 				SEP(), inv_name(v->err), v->tid, at(v->ts));
+		} else if (v->kind == TEV_REMOVED && v->dev >= 0 && v->dev < s->ndev) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "removed %s", s->dev[v->dev].name);
+			fprintf(f, "%s{\"ph\":\"i\",\"s\":\"t\",\"name\":", SEP());
+			dpm_json_str(f, name, false);
+			fprintf(f, ",\"cat\":\"removal\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"args\":{\"device\":",
+				v->tid, at(v->ts));
+			dpm_json_str(f, s->dev[v->dev].name, false);
+			fputs("}}", f);
 		}
 	}
 #undef SEP
@@ -223,6 +254,8 @@ static const char html_style[] =
 	"rect.bar.hi{stroke:#e67e22;stroke-width:2}\n"
 	"rect.bar.sel{stroke:#000;stroke-width:2.5}\n"
 	"rect.bar:hover{stroke:#f1c40f;stroke-width:2}\n"
+	".removal path{fill:#111;stroke:#fff;stroke-width:.8}.removal line{stroke:#111;stroke-width:1.5}\n"
+	"#tl text.rmlbl{font-size:10px;fill:#111}\n"
 	".lbl{fill:#222}.lbl.in{fill:#fff}\n"
 	".vline{stroke:#c0392b;stroke-width:2}\n"
 	".v,.vtxt{fill:#c0392b;color:#c0392b;font-weight:bold}\n"
@@ -352,6 +385,25 @@ static const char html_script[] =
 	"\t\tfor (const w of c[6]) {\n"
 	"\t\t\tconst wx = X(order ? w[4] : w[1]), wy = rowY(D.tasks[w[0]][1]) + ROW / 2;\n"
 	"\t\t\ts.push(`<line class=\"wake\" x1=\"${wx.toFixed(1)}\" y1=\"${wy}\" x2=\"${g.x.toFixed(1)}\" y2=\"${g.y + 6}\" marker-end=\"url(#arrow)\"/>`);\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\t/* device removals: a mark on the row of the task that removed the\n"
+	"\t * device, named beside it on a row without callbacks (hotplug,\n"
+	"\t * release workers) */\n"
+	"\tconst busy = new Set(D.cbs.map(c => D.tasks[c[2]][1]));\n"
+	"\tconst lastEnd = {};\n"
+	"\tfor (const m of D.removals) {\n"
+	"\t\tconst x = X(order ? m[3] : m[2]), r = D.tasks[m[1]][1], y = rowY(r);\n"
+	"\t\tif (x < -6 || x > W + 6)\n"
+	"\t\t\tcontinue;\n"
+	"\t\tconst dev = D.devs[m[0]][0], task = taskName(m[1]);\n"
+	"\t\ts.push(`<g class=\"removal\" data-dev=\"${esc(dev)}\" data-task=\"${esc(task)}\"><line x1=\"${x.toFixed(1)}\" x2=\"${x.toFixed(1)}\" y1=\"${y + 1}\" y2=\"${y + ROW - 1}\"/><path d=\"M${(x - 5).toFixed(1)},${y}L${(x + 5).toFixed(1)},${y}L${x.toFixed(1)},${y + 8}z\"/><title>${esc(dev)} removed (device_del) by ${esc(task)} at ${ms(m[2])} (event ${m[3]})</title></g>`);\n"
+	"\t\tconst lbl = dev + \" removed\", lw = lbl.length * CH;\n"
+	"\t\t/* right of the mark, else left of it at the right edge */\n"
+	"\t\tconst tx = x + 7 + lw <= W ? x + 7 : x - 7 - lw;\n"
+	"\t\tif (!busy.has(r) && tx >= (lastEnd[r] || 0)) {\n"
+	"\t\t\ts.push(`<text class=\"rmlbl\" x=\"${tx.toFixed(1)}\" y=\"${y + 11}\">${esc(lbl)}</text>`);\n"
+	"\t\t\tlastEnd[r] = Math.max(tx + lw, x) + 4;\n"
 	"\t\t}\n"
 	"\t}\n"
 	"\t/* the violation */\n"
@@ -723,6 +775,19 @@ static void html_data(FILE *f, const struct scenario *s, const struct run_result
 			first = false;
 		}
 	}
+	fputs("],\n\"removals\":[", f);
+	first = true;
+	for (int i = 0; i < n; i++) {
+		const struct tev *v = &e[i];
+
+		if (v->kind != TEV_REMOVED || v->dev < 0 || v->dev >= s->ndev ||
+		    v->tid < 0 || v->tid >= nt || !ts[v->tid].seen)
+			continue;
+		fprintf(f, "%s[%d,%d,", first ? "" : ",", v->dev, v->tid);
+		json_us(f, v->ts);
+		fprintf(f, ",%d]", i);
+		first = false;
+	}
 	fputs("],\n\"tmax\":", f);
 	json_us(f, tmax);
 	fprintf(f, ",\"nev\":%d", n);
@@ -750,7 +815,7 @@ static void html_data(FILE *f, const struct scenario *s, const struct run_result
 
 int export_html(const struct scenario *s, const struct run_result *r, FILE *f)
 {
-	int n, nt = 0, nrows, lanes, ncb = 0, nasync = 0;
+	int n, nt = 0, nrows, lanes, ncb = 0, nasync = 0, nremoved = 0;
 	const struct tev *e = run_events(&n);
 	int *start = pair_starts(e, n);
 	struct task_span *ts;
@@ -778,6 +843,8 @@ int export_html(const struct scenario *s, const struct run_result *r, FILE *f)
 		t->last = e[i].ts;
 		ncb += (e[i].kind == TEV_END && start[i] >= 0) ||
 		       (e[i].kind == TEV_START && start[i] == -2);
+		nremoved += e[i].kind == TEV_REMOVED && e[i].dev >= 0 &&
+			    e[i].dev < s->ndev;
 	}
 	nrows = assign_rows(ts, nt, &lanes);
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>dpmfuzz timeline</title>\n<style>", f);
@@ -800,7 +867,8 @@ int export_html(const struct scenario *s, const struct run_result *r, FILE *f)
 		fprintf(f, "<span style=\"background:%s\">%s</span> ", phase_colour[p],
 			pm_phase_name(p));
 	fputs("</span><span class=\"note\">outline: <b class=\"vtxt\">red</b> returned an error, "
-	      "<b style=\"color:#e67e22\">orange</b> the violation's device, dashed never returned</span>"
+	      "<b style=\"color:#e67e22\">orange</b> the violation's device, dashed never returned; "
+	      "&#9660; a device removed (device_del), on the task that removed it</span>"
 	      "</div>\n<div id=\"view\"><svg id=\"names\" width=\"190\" xmlns=\"http://www.w3.org/2000/svg\"></svg>"
 	      "<div id=\"tlbox\"><svg id=\"tl\" xmlns=\"http://www.w3.org/2000/svg\"></svg></div></div>\n"
 	      "<div id=\"detail\"></div>\n<h2>Device tree</h2>\n<div id=\"tree\">", f);
@@ -815,6 +883,11 @@ int export_html(const struct scenario *s, const struct run_result *r, FILE *f)
 		fputs(" in ", f);
 		count(f, lanes, "lane", "lanes");
 		fputs(")", f);
+	}
+	if (nremoved) {
+		fputs(", ", f);
+		count(f, nremoved, "device", "devices");
+		fputs(" removed", f);
 	}
 	fputs(". x: virtual time (or, when no virtual time passes, the order of events); "
 		"bars as long as the callback (at least 2 px); "

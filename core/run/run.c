@@ -47,6 +47,7 @@ static struct tev *evs;
 static int nevs, evs_cap;
 static char (*tnames)[DPM_TASK_NAME_MAX];
 static int ntnames;
+static bool tearing_down;	/* pm_main() is in the variant's teardown */
 
 static void record_at(uint64_t ts, int tid, enum tev_kind k, int dev,
 		      int phase, int err)
@@ -87,6 +88,11 @@ static void record_event(const struct dpm_event *ev, void *ctx)
 		break;
 	case EV_PHASE_END:
 		record(TEV_PHASE_END, -1, ev->phase, 0);
+		break;
+	case EV_GONE:
+		/* The teardown removes every device: not the run's story. */
+		if (!tearing_down)
+			record(TEV_REMOVED, ev->dev, ev->phase, 0);
 		break;
 	default:
 		break;
@@ -242,6 +248,7 @@ static void pm_main(void *arg)
 	for (int i = 0; i < scn->nact; i++)
 		if (scn->act[i].kind == ACT_UNREGISTER)
 			wait_for_completion(&hp[i].done);
+	tearing_down = true;
 	pm_variant->ops->teardown();
 }
 
@@ -604,6 +611,7 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 	dpm_log_enabled = o->log;
 	dpm_log_reset();
 	nevs = 0;
+	tearing_down = false;
 	if (ntnames)
 		memset(tnames, 0, sizeof(*tnames) * (size_t)ntnames);
 	/* Events are recorded only for reports (det engine). */

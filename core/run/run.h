@@ -119,10 +119,13 @@ bool dpm_schedule_by_position(struct scenario *s, const struct run_opts *o);
 /*
  * The events of the last run made with opts.log on, for trace export:
  * callback starts and ends, phases, releases (which task's complete or
- * unlock woke which), and the violation.
+ * unlock woke which), device removals, and the violation.
  */
 enum tev_kind { TEV_START, TEV_END, TEV_VIOLATION, TEV_PHASE_BEGIN,
-		TEV_PHASE_END, TEV_RELEASE };
+		TEV_PHASE_END, TEV_RELEASE,
+		TEV_REMOVED,	/* dev: its removal began (EV_GONE), on the
+				 * task that removes it; not the teardown's */
+};
 
 struct tev {
 	uint64_t ts;		/* virtual ns */
