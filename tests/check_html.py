@@ -7,7 +7,8 @@ port): tests/check_html.sh calls it.
   check_html.py CHROMIUM PAGE.html [--bars N] [--devices N] [--violation ID]
                 [--widest-within PHASE:FRACTION] [--screenshot OUT.png]
                 [--size W,H] [--text TEXT]...
-                [--removals TASK:DEV,...]...
+                [--removals TASK:DEV,...]... [--waits N [--min-waits M]
+                [--trace-json FILE]] [--wait TASK=TEXT]...
 
 Checks, each printed as it passes:
   - the page draws N callback bars (rect.bar), and every bar's title
@@ -25,6 +26,13 @@ Checks, each printed as it passes:
   - with --removals TASK:DEV,...: the timeline has a row named TASK (a
     hotplug or release task) and on it, in view at the default zoom, a
     mark for each DEV's removal titled "DEV removed";
+  - with --waits N: N blocked waits drawn (rect.wait), at least M; each
+    titled with its task, how long it blocked and what it waits for;
+    with --trace-json, the same (task, start, end) as the file's blocked
+    slices; in virtual time each bar's x and width match its start and
+    end on the axis's ticks; with --wait TASK=TEXT, one of TASK's, on
+    its row if it has one (an async job's lane has no name), whose
+    title says TEXT;
   - with --widest-within PHASE:F: at the default zoom the widest bar of
     PHASE is at least F of PHASE's band (the skynet disk's 820 ms in an
     866 ms suspend must not be a sliver);
@@ -160,6 +168,58 @@ def tick_x(tick):
 AXIS = "[...document.querySelectorAll('#tl .tick')].map(t => t.textContent + '@' + Math.round(+t.getAttribute('x')))"
 
 
+def check_waits(b, a):
+    """The blocked waits: one hatched bar each, titled, from the wait's
+    start to its end as the trace JSON of the same run has it."""
+    waits = b.js("""[...document.querySelectorAll('#tl rect.wait')].map(r => [
+        r.dataset.task, +r.dataset.from, +r.dataset.to,
+        r.querySelector('title') ? r.querySelector('title').textContent : '',
+        +r.getAttribute('x'), +r.getAttribute('width')])""")
+    check(len(waits) == a.waits and len(waits) >= a.min_waits,
+          "%d blocked waits drawn, %d in the run (at least %d wanted)"
+          % (len(waits), a.waits, a.min_waits))
+    bad = [w[3] or "(no title)" for w in waits
+           if not w[3].startswith(w[0] + " blocked ") or ": waits for " not in w[3]]
+    check(not bad, "every wait's title names its task, how long it blocked and what for%s"
+          % ("; not: " + bad[0] if bad else (": " + waits[0][3] if waits else "")))
+    for spec in a.wait:
+        task, text = spec.split("=", 1)
+        got = b.js("""(() => {
+            // an async job's lane has no name of its own: its task only
+            const lane = [...document.querySelectorAll('#names text')].find(t => t.textContent === %s);
+            const ly = lane ? lane.getBoundingClientRect() : null;
+            return [...document.querySelectorAll('#tl rect.wait')].filter(r => r.dataset.task === %s)
+                .map(r => { const q = r.getBoundingClientRect();
+                    return [r.querySelector('title').textContent,
+                            !ly || Math.abs((q.top + q.bottom) / 2 - (ly.top + ly.bottom) / 2) < 8]; });
+            })()""" % (json.dumps(task), json.dumps(task)))
+        m = [g for g in got if text in g[0]]
+        check(m and m[0][1], "a wait bar on %s's row: %s" % (task, m[0][0] if m else
+                                                           "none waits for %r" % text))
+    if a.trace_json:
+        with open(a.trace_json) as f:
+            ev = json.load(f)["traceEvents"]
+        names = {e["tid"]: e["args"]["name"] for e in ev if e.get("ph") == "M"}
+        want = sorted((names.get(e["tid"], ""), round(e["ts"], 3),
+                       round(e["ts"] + e["dur"], 3) if e["ph"] == "X" else -1)
+                      for e in ev if e.get("cat") == "blocked")
+        got = sorted((w[0], round(w[1], 3), round(w[2], 3)) for w in waits)
+        check(got == want, "the waits drawn are the trace JSON's blocked slices (%d)%s"
+              % (len(want), "" if got == want else ": %r, not %r" % (got[:3], want[:3])))
+    # at the default zoom, in virtual time: x and width from start and end
+    axis = b.js(AXIS)
+    if axis and axis[0].rsplit("@", 1)[0].endswith(" ms") and len(axis) >= 2:
+        t0, x0 = tick_value(axis[0]) * 1000, tick_x(axis[0])
+        t1, x1 = tick_value(axis[-1]) * 1000, tick_x(axis[-1])
+        ppu = (x1 - x0) / (t1 - t0)
+        off = [w for w in waits if w[2] >= 0 and w[5] > 3 and
+               (abs(w[4] - (x0 + (w[1] - t0) * ppu)) > 2 or
+                abs(w[5] - (w[2] - w[1]) * ppu) > 2)]
+        check(not off, "each wait's bar runs from its start to its end on the axis (%d long enough to see)%s"
+              % (len([w for w in waits if w[2] >= 0 and w[5] > 3]),
+                 "; not: %r" % off[0] if off else ""))
+
+
 def run(b, a):
     b.open("file://" + os.path.abspath(a.page))
     bars = b.js("""[...document.querySelectorAll('rect.bar')].map(r => [
@@ -206,6 +266,9 @@ def run(b, a):
             check(m and m[0][3] and m[0][4] and (dev + " removed") in m[0][2],
                   "%s's removal is marked on %s's row, in view, titled: %s"
                   % (dev, lane, m[0][2] if m else "no mark"))
+
+    if a.waits is not None:
+        check_waits(b, a)
 
     if a.widest_within:
         phase, frac = a.widest_within.split(":")
@@ -298,6 +361,10 @@ def main():
     p.add_argument("--screenshot")
     p.add_argument("--text", action="append", default=[])
     p.add_argument("--removals", action="append", default=[])
+    p.add_argument("--waits", type=int)
+    p.add_argument("--min-waits", type=int, default=0)
+    p.add_argument("--trace-json")
+    p.add_argument("--wait", action="append", default=[])
     p.add_argument("--size", default="1400,900")
     a = p.parse_args()
     w, h = (int(x) for x in a.size.split(","))

@@ -3,13 +3,14 @@
 """Schema check of a dpmrepro --trace-json file (Chrome trace-event format).
 
 usage: check_trace_json.py FILE [--violation ID] [--min-slices N]
-                            [--removed DEV]...
+                            [--removed DEV]... [--min-waits N]
 Checks: an object with a traceEvents list; every event has a known ph,
 integer pid and tid, a non-negative ts (but metadata); X events have a
 name and dur >= 0; every flow start has its finish with the same id;
 every tid used has a thread_name; at least N complete slices; with
 --violation, an instant event naming it; with --removed, an instant
-event (cat removal) for DEV's removal on a named task.  Exit 0 or 1
+event (cat removal) for DEV's removal on a named task; blocked waits
+(cat blocked) say what they wait for, at least N of them.  Exit 0 or 1
 with the reason.
 """
 import json
@@ -25,7 +26,7 @@ def main():
     args = sys.argv[1:]
     if not args:
         fail("usage: check_trace_json.py FILE [--violation ID] [--min-slices N]")
-    path, want_v, min_slices, want_removed = args[0], None, 1, []
+    path, want_v, min_slices, want_removed, min_waits = args[0], None, 1, [], 0
     i = 1
     while i < len(args):
         if args[i] == "--violation":
@@ -34,13 +35,15 @@ def main():
             min_slices = int(args[i + 1])
         elif args[i] == "--removed":
             want_removed.append(args[i + 1])
+        elif args[i] == "--min-waits":
+            min_waits = int(args[i + 1])
         i += 2
     with open(path) as f:
         doc = json.load(f)
     if not isinstance(doc, dict) or not isinstance(doc.get("traceEvents"), list):
         fail("no traceEvents list")
     named, used, flows_s, flows_f, slices, violations = set(), set(), set(), set(), 0, []
-    removed = []
+    removed, waits = [], 0
     for e in doc["traceEvents"]:
         ph = e.get("ph")
         if ph not in ("M", "X", "B", "i", "s", "f"):
@@ -59,6 +62,10 @@ def main():
             if not e.get("name") or not isinstance(e.get("dur"), (int, float)) or e["dur"] < 0:
                 fail("bad slice %r" % e)
             slices += 1
+        if ph in ("X", "B") and e.get("cat") == "blocked":
+            if not e.get("args", {}).get("waits_for"):
+                fail("a blocked wait that does not say what it waits for: %r" % e)
+            waits += 1
         elif ph == "s":
             flows_s.add(e["id"])
         elif ph == "f":
@@ -75,11 +82,13 @@ def main():
         fail("%d slices, expected at least %d" % (slices, min_slices))
     if want_v and not any(want_v in v for v in violations):
         fail("no violation event naming %s" % want_v)
+    if waits < min_waits:
+        fail("%d blocked waits, expected at least %d" % (waits, min_waits))
     for dev in want_removed:
         if dev not in removed:
             fail("no removal event for %s (removals: %r)" % (dev, removed))
-    print("check_trace_json: ok, %d slices, %d flows, %d tasks, %d removals"
-          % (slices, len(flows_s), len(named), len(removed)))
+    print("check_trace_json: ok, %d slices (%d of them waits), %d flows, %d tasks, %d removals"
+          % (slices, waits, len(flows_s), len(named), len(removed)))
 
 
 main()

@@ -307,9 +307,18 @@ static void det_wait(struct waitq *wq, enum wait_kind kind, const void *obj)
 	else
 		wq->first = cur;
 	wq->last = cur;
+	if (dpm_order_hook)
+		dpm_order_hook(ORDER_BLOCK, cur->id, kind);
 	schedule();
 	cur->kind = WAIT_NONE;
 	cur->obj = NULL;
+	if (dpm_order_hook)
+		dpm_order_hook(ORDER_UNBLOCK, cur->id, kind);
+}
+
+const void *det_wait_obj(void)
+{
+	return cur->obj;
 }
 
 static void det_wake_all(struct waitq *wq)

@@ -58,6 +58,10 @@ int det_unfinished(struct det_task_info *out, int max);
 /* During a run (a strategy's choose()): the name of task id. */
 const char *det_task_name(int id);
 
+/* In an ORDER_BLOCK hook (engine.h): the object the running task is
+ * about to wait on (NULL if it named none). */
+const void *det_wait_obj(void);
+
 extern const struct dpm_engine det_engine;
 
 /*

@@ -57,10 +57,15 @@ enum wait_kind {
 	WAIT_ASYNC_WORKER,	/* a queued job waiting for a free worker */
 };
 
-/* Ordering events, for interleaving feedback (see dpm_order_hook). */
+/* Ordering events, for interleaving feedback and the event record of
+ * a logged run (see dpm_order_hook). */
 enum order_event {
 	ORDER_CHOICE,	/* a: chosen task id, b: number of candidates */
 	ORDER_RELEASE,	/* a: waking task id, b: released task id */
+	ORDER_BLOCK,	/* a: the running task, which blocks now, b: enum
+			 * wait_kind (det_wait_obj() tells on what) */
+	ORDER_UNBLOCK,	/* a: the running task, back from that wait, b:
+			 * enum wait_kind */
 };
 
 struct dpm_engine {

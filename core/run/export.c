@@ -101,6 +101,12 @@ int export_trace_json(const struct scenario *s, FILE *f)
 	}
 	free(used);
 	int flow = 0;
+	int *blocked = malloc(sizeof(int) * (size_t)(maxtid + 2));
+
+	if (!blocked)
+		abort();
+	for (int t = 0; t <= maxtid; t++)
+		blocked[t] = -1;
 
 	for (int i = 0; i < n; i++) {
 		const struct tev *v = &e[i];
@@ -137,6 +143,16 @@ int export_trace_json(const struct scenario *s, FILE *f)
 		} else if (v->kind == TEV_VIOLATION) {
 			fprintf(f, "%s{\"ph\":\"i\",\"s\":\"g\",\"name\":\"VIOLATION %s\",\"cat\":\"violation\",\"pid\":1,\"tid\":%d,\"ts\":%.3f}",
 				SEP(), inv_name(v->err), v->tid, at(v->ts));
+		} else if (v->kind == TEV_BLOCK && v->tid >= 0) {
+			blocked[v->tid] = i;
+		} else if (v->kind == TEV_UNBLOCK && v->tid >= 0 && blocked[v->tid] >= 0) {
+			const struct tev *b = &e[blocked[v->tid]];
+
+			fprintf(f, "%s{\"ph\":\"X\",\"cat\":\"blocked\",\"name\":\"blocked\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"waits_for\":",
+				SEP(), v->tid, at(b->ts), us(v->ts - b->ts));
+			dpm_json_str(f, b->what ? b->what : "", false);
+			fputs("}}", f);
+			blocked[v->tid] = -1;
 		} else if (v->kind == TEV_REMOVED && v->dev >= 0 && v->dev < s->ndev) {
 			char name[64];
 
@@ -149,8 +165,21 @@ int export_trace_json(const struct scenario *s, FILE *f)
 			fputs("}}", f);
 		}
 	}
+	/* Blocked when the run ended: an open slice each. */
+	for (int t = 0; t <= maxtid; t++) {
+		const struct tev *b;
+
+		if (blocked[t] < 0)
+			continue;
+		b = &e[blocked[t]];
+		fprintf(f, "%s{\"ph\":\"B\",\"cat\":\"blocked\",\"name\":\"blocked\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"args\":{\"waits_for\":",
+			SEP(), t, at(b->ts));
+		dpm_json_str(f, b->what ? b->what : "", false);
+		fputs("}}", f);
+	}
 #undef SEP
 	fprintf(f, "\n]}\n");
+	free(blocked);
 	free(start);
 	return ferror(f) ? -1 : 0;
 }
@@ -254,6 +283,8 @@ static const char html_style[] =
 	"rect.bar.hi{stroke:#e67e22;stroke-width:2}\n"
 	"rect.bar.sel{stroke:#000;stroke-width:2.5}\n"
 	"rect.bar:hover{stroke:#f1c40f;stroke-width:2}\n"
+	"rect.wait{fill:url(#hatch);stroke:#333;stroke-width:.6}rect.wait.open{stroke-dasharray:3}\n"
+	"rect.wait:hover{stroke:#f1c40f;stroke-width:2}\n"
 	".removal path{fill:#111;stroke:#fff;stroke-width:.8}.removal line{stroke:#111;stroke-width:1.5}\n"
 	"#tl text.rmlbl{font-size:10px;fill:#111}\n"
 	".lbl{fill:#222}.lbl.in{fill:#fff}\n"
@@ -318,11 +349,43 @@ static const char html_script[] =
 	"\treturn { x: x0, w: Math.max(x1 - x0, MINW), y: rowY(D.tasks[c[2]][1]) + 2 };\n"
 	"}\n"
 	"\n"
+	"/* A blocked wait: from when its task blocked to when it went on (to\n"
+	" * the right edge if it never did). */\n"
+	"function wbar(j) {\n"
+	"\tconst w = D.waits[j], x0 = X(order ? w[5] : w[1]);\n"
+	"\tconst x1 = w[2] < 0 ? W + 20 : X(order ? w[6] : w[2]);\n"
+	"\treturn { x: x0, w: Math.max(x1 - x0, MINW), y: rowY(D.tasks[w[0]][1]) + 2 };\n"
+	"}\n"
+	"/* The callback each wait is inside of (same task, by event order), or -1. */\n"
+	"const CBT = {};\n"
+	"D.cbs.forEach((c, i) => (CBT[c[2]] = CBT[c[2]] || []).push(i));\n"
+	"const WCB = D.waits.map(w => (CBT[w[0]] || []).find(i => D.cbs[i][7] < w[5] &&\n"
+	"\t(D.cbs[i][8] < 0 || (w[6] >= 0 && w[6] < D.cbs[i][8]))) ?? -1);\n"
+	"function waitText(w) {\n"
+	"\treturn taskName(w[0]) + \" blocked \" + (w[2] < 0 ?\n"
+	"\t\t`from ${ms(w[1])} to the end of the run` :\n"
+	"\t\t`${ms(w[2] - w[1])} (${ms(w[1])} to ${ms(w[2])})`) +\n"
+	"\t\t\": waits for \" + w[4] +\n"
+	"\t\t(w[7] >= 0 ? `; woken by ${taskName(w[7])} at ${ms(w[8])}` : \"\");\n"
+	"}\n"
+	"\n"
 	"function titleOf(c) {\n"
 	"\tconst dev = D.devs[c[0]][0];\n"
 	"\treturn dev + \" \" + PH[c[1]] + \": \" +\n"
 	"\t\t(c[4] < 0 ? \"never returned\" : ms(c[4] - c[3]) + \", returned \" + c[5]) +\n"
 	"\t\t\", on \" + taskName(c[2]);\n"
+	"}\n"
+	"\n"
+	"/* Blocked waits, hatched: those between callbacks under the bars (a\n"
+	" * bar at its 2 px minimum stays on top), those inside a callback over\n"
+	" * its bar (hovering or clicking one is the callback's). */\n"
+	"function waits(s, inside) {\n"
+	"\tfor (let j = 0; j < D.waits.length; j++) {\n"
+	"\t\tconst w = D.waits[j], g = wbar(j), ci = WCB[j];\n"
+	"\t\tif ((ci >= 0) !== inside || g.x > W + 2 || g.x + g.w < -2)\n"
+	"\t\t\tcontinue;\n"
+	"\t\ts.push(`<rect class=\"wait${w[2] < 0 ? \" open\" : \"\"}\" data-w=\"${j}\"${ci >= 0 ? ` data-i=\"${ci}\"` : \"\"} data-task=\"${esc(taskName(w[0]))}\" data-from=\"${w[1]}\" data-to=\"${w[2]}\" x=\"${g.x.toFixed(1)}\" y=\"${g.y}\" width=\"${g.w.toFixed(1)}\" height=\"${ROW - 4}\"><title>${esc(waitText(w))}</title></rect>`);\n"
+	"\t}\n"
 	"}\n"
 	"\n"
 	"function render() {\n"
@@ -356,6 +419,7 @@ static const char html_script[] =
 	"\tfor (let r = 0; r < rows; r++)\n"
 	"\t\tif (r % 2)\n"
 	"\t\t\ts.push(`<rect x=\"0\" y=\"${rowY(r)}\" width=\"${W}\" height=\"${ROW}\" fill=\"#000\" fill-opacity=\"0.025\"/>`);\n"
+	"\twaits(s, false);\n"
 	"\t/* bars, then labels inside or beside them where they fit */\n"
 	"\tconst byRow = D.rows.map(() => []);\n"
 	"\tfor (let i = 0; i < D.cbs.length; i++) {\n"
@@ -368,6 +432,7 @@ static const char html_script[] =
 	"\t\ts.push(`<rect class=\"${cls}\" data-i=\"${i}\" data-dev=\"${esc(dev)}\" data-phase=\"${PH[c[1]]}\" x=\"${g.x.toFixed(1)}\" y=\"${g.y}\" width=\"${g.w.toFixed(1)}\" height=\"${ROW - 4}\" fill=\"${COL[c[1]]}\"><title>${esc(titleOf(c))}</title></rect>`);\n"
 	"\t\tbyRow[D.tasks[c[2]][1]].push([g.x, g.x + g.w, dev, g.y]);\n"
 	"\t}\n"
+	"\twaits(s, true);\n"
 	"\tfor (const list of byRow) {\n"
 	"\t\tlist.sort((a, b) => a[0] - b[0]);\n"
 	"\t\tfor (let k = 0; k < list.length; k++) {\n"
@@ -411,7 +476,8 @@ static const char html_script[] =
 	"\t\tconst x = X(order ? D.viol.k : D.viol.t), end = x + D.viol.id.length * 8 > W;\n"
 	"\t\ts.push(`<line class=\"vline\" x1=\"${x.toFixed(1)}\" x2=\"${x.toFixed(1)}\" y1=\"14\" y2=\"${H}\"/><text class=\"v\" id=\"violation-mark\" x=\"${(end ? x - 4 : x + 4).toFixed(1)}\" y=\"${TOP - 5}\"${end ? ' text-anchor=\"end\"' : \"\"}>${esc(D.viol.id)}</text>`);\n"
 	"\t}\n"
-	"\tsvg.innerHTML = `<defs><marker id=\"arrow\" viewBox=\"0 0 8 8\" refX=\"7\" refY=\"4\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0L8,4L0,8z\" fill=\"#c0392b\"/></marker></defs>` + s.join(\"\");\n"
+	"\tsvg.innerHTML = `<defs><marker id=\"arrow\" viewBox=\"0 0 8 8\" refX=\"7\" refY=\"4\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0L8,4L0,8z\" fill=\"#c0392b\"/></marker>` +\n"
+	"\t\t`<pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#888\" fill-opacity=\"0.35\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#333\" stroke-width=\"2\"/></pattern></defs>` + s.join(\"\");\n"
 	"\t/* the task names beside the rows */\n"
 	"\tconst t = [];\n"
 	"\tfor (let r = 0; r < rows; r++)\n"
@@ -442,6 +508,9 @@ static const char html_script[] =
 	"\t} else {\n"
 	"\t\th += \"<br>its task did not wait for anyone before it\";\n"
 	"\t}\n"
+	"\tfor (let j = 0; j < D.waits.length; j++)\n"
+	"\t\tif (WCB[j] === i)\n"
+	"\t\t\th += \"<br>inside it \" + esc(waitText(D.waits[j]));\n"
 	"\tif (i === vcb)\n"
 	"\t\th += `<br><b class=\"vtxt\">${esc(D.viol.id)}</b> as it started: ${esc(D.viol.msg)}`;\n"
 	"\tdetail.innerHTML = h;\n"
@@ -484,16 +553,22 @@ static const char html_script[] =
 	"\trender();\n"
 	"});\n"
 	"svg.addEventListener(\"mouseover\", e => {\n"
-	"\tconst i = e.target.dataset ? e.target.dataset.i : undefined;\n"
-	"\tif (i !== undefined && sel < 0)\n"
-	"\t\tshow(+i);\n"
+	"\tconst ds = e.target.dataset || {};\n"
+	"\tif (sel >= 0)\n"
+	"\t\treturn;\n"
+	"\tif (ds.i !== undefined)\n"
+	"\t\tshow(+ds.i);\n"
+	"\telse if (ds.w !== undefined)\n"
+	"\t\tdetail.textContent = waitText(D.waits[+ds.w]);\n"
 	"});\n"
 	"svg.addEventListener(\"click\", e => {\n"
 	"\tif (drag && drag.moved)\n"
 	"\t\treturn;\n"
-	"\tconst i = e.target.dataset ? e.target.dataset.i : undefined;\n"
-	"\tsel = i === undefined ? -1 : +i;\n"
+	"\tconst ds = e.target.dataset || {};\n"
+	"\tsel = ds.i === undefined ? -1 : +ds.i;\n"
 	"\tshow(sel);\n"
+	"\tif (sel < 0 && ds.w !== undefined)\n"
+	"\t\tdetail.textContent = waitText(D.waits[+ds.w]);\n"
 	"\trender();\n"
 	"});\n"
 	"svg.addEventListener(\"dblclick\", e => {\n"
@@ -617,6 +692,74 @@ static void json_us(FILE *f, uint64_t ns)
 	fprintf(f, "%.3f", at(ns));
 }
 
+/* One wait of html_waits(): task t blocked at event b, went on at event
+ * u (-1: never), woken by the release at event w (-1: none recorded). */
+static void put_wait(FILE *f, const struct tev *e, int t, int b, int u,
+		     int w, bool first)
+{
+	fprintf(f, "%s\n[%d,", first ? "" : ",", t);
+	json_us(f, e[b].ts);
+	fputs(",", f);
+	if (u >= 0)
+		json_us(f, e[u].ts);
+	else
+		fputs("-1", f);
+	fprintf(f, ",%d,", e[b].err);
+	dpm_json_str(f, e[b].what ? e[b].what : "", true);
+	fprintf(f, ",%d,%d,%d,", b, u, w >= 0 ? e[w].tid : -1);
+	if (w >= 0)
+		json_us(f, e[w].ts);
+	else
+		fputs("-1", f);
+	fputs("]", f);
+}
+
+/*
+ * The blocked waits, each [task, from, to (-1: blocked to the end of
+ * the run), wait kind, what it waits for, event from, event to (-1),
+ * the task whose release woke it (-1: none recorded), that release's
+ * time].
+ */
+static void html_waits(FILE *f, const struct tev *e, int n,
+		       const struct task_span *ts, int nt)
+{
+	int *open = malloc(sizeof(int) * (size_t)(nt ? nt : 1));
+	int *woke = malloc(sizeof(int) * (size_t)(nt ? nt : 1));
+	bool first = true;
+
+	if (!open || !woke)
+		abort();
+	for (int t = 0; t < nt; t++)
+		open[t] = woke[t] = -1;
+	fputs("\"waits\":[", f);
+	for (int i = 0; i < n; i++) {
+		const struct tev *v = &e[i];
+
+		if (v->kind == TEV_RELEASE && v->err >= 0 && v->err < nt &&
+		    open[v->err] >= 0)
+			woke[v->err] = i;
+		if (v->tid < 0 || v->tid >= nt || !ts[v->tid].seen)
+			continue;
+		if (v->kind == TEV_BLOCK) {
+			open[v->tid] = i;
+			woke[v->tid] = -1;
+		} else if (v->kind == TEV_UNBLOCK && open[v->tid] >= 0) {
+			put_wait(f, e, v->tid, open[v->tid], i, woke[v->tid], first);
+			open[v->tid] = -1;
+			first = false;
+		}
+	}
+	/* blocked when the run ended */
+	for (int t = 0; t < nt; t++)
+		if (open[t] >= 0) {
+			put_wait(f, e, t, open[t], -1, woke[t], first);
+			first = false;
+		}
+	fputs("],\n", f);
+	free(open);
+	free(woke);
+}
+
 /*
  * The JSON the script draws: devices, rows, tasks, callbacks (with the
  * releases that woke their task before they started), phases, the
@@ -660,6 +803,11 @@ static void html_data(FILE *f, const struct scenario *s, const struct run_result
 			}
 			continue;
 		}
+		/* A wait's own marks and a removal are not the task's next
+		 * step: the releases that woke it stay with what it does. */
+		if (v->kind == TEV_BLOCK || v->kind == TEV_UNBLOCK ||
+		    v->kind == TEV_REMOVED)
+			continue;
 		if (v->kind == TEV_START)
 			waits[i] = pend[v->tid];
 		pend[v->tid] = -1;
@@ -775,7 +923,9 @@ static void html_data(FILE *f, const struct scenario *s, const struct run_result
 			first = false;
 		}
 	}
-	fputs("],\n\"removals\":[", f);
+	fputs("],\n", f);
+	html_waits(f, e, n, ts, nt);
+	fputs("\"removals\":[", f);
 	first = true;
 	for (int i = 0; i < n; i++) {
 		const struct tev *v = &e[i];
@@ -868,7 +1018,8 @@ int export_html(const struct scenario *s, const struct run_result *r, FILE *f)
 			pm_phase_name(p));
 	fputs("</span><span class=\"note\">outline: <b class=\"vtxt\">red</b> returned an error, "
 	      "<b style=\"color:#e67e22\">orange</b> the violation's device, dashed never returned; "
-	      "&#9660; a device removed (device_del), on the task that removed it</span>"
+	      "&#9660; a device removed (device_del), on the task that removed it; "
+	      "hatched grey: the task blocked in a wait (a completion, a lock, an async worker)</span>"
 	      "</div>\n<div id=\"view\"><svg id=\"names\" width=\"190\" xmlns=\"http://www.w3.org/2000/svg\"></svg>"
 	      "<div id=\"tlbox\"><svg id=\"tl\" xmlns=\"http://www.w3.org/2000/svg\"></svg></div></div>\n"
 	      "<div id=\"detail\"></div>\n<h2>Device tree</h2>\n<div id=\"tree\">", f);

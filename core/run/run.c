@@ -53,7 +53,7 @@ static void record_at(uint64_t ts, int tid, enum tev_kind k, int dev,
 		      int phase, int err)
 {
 	DPM_ARRAY_PUSH(evs, nevs, evs_cap,
-		       ((struct tev){ ts, tid, k, dev, phase, err }));
+		       ((struct tev){ ts, tid, k, dev, phase, err, NULL }));
 }
 
 static void record(enum tev_kind k, int dev, int phase, int err)
@@ -135,10 +135,70 @@ static void order_feedback(const struct dpm_event *ev, void *ctx)
 		fb_last_end = ev->dev;
 }
 
+/* The hotplug tasks of the run's unregister actions (hotplug_task()). */
+struct hotplug {
+	const struct scn_action *a;
+	struct completion done;
+};
+
+static struct hotplug *hp;
+
+/* What a blocking task waits for, in words kept with its TEV_BLOCK: the
+ * variant's words for the object (the deadlock report's, less its
+ * "which nobody completes", which only the end of a run can tell), else
+ * the kind's.  Only reads: a wait's record changes nothing in the run. */
+static const char *wait_what(const void *obj, enum wait_kind kind)
+{
+	static const char *const words[] = {
+		[WAIT_NONE] = "something",
+		[WAIT_COMPLETION] = "a completion",
+		[WAIT_MUTEX] = "a mutex",
+		[WAIT_SEMAPHORE] = "a semaphore",
+		[WAIT_RWSEM_READ] = "an rw_semaphore, to read",
+		[WAIT_RWSEM_WRITE] = "an rw_semaphore, to write",
+		[WAIT_ASYNC_DRAIN] = "async_synchronize_full(): every async job to end",
+		[WAIT_ASYNC_WORKER] = "a free async worker",
+	};
+	char buf[200];
+	int why = -1;
+	const char *r = NULL;
+
+	for (int i = 0; hp && i < scn->nact; i++)
+		if (obj == &hp[i].done) {
+			snprintf(buf, sizeof(buf), "hotplug/%d to end its removal", i);
+			r = buf;
+		}
+	if (!r && obj && kind != WAIT_ASYNC_DRAIN && kind != WAIT_ASYNC_WORKER)
+		r = pm_variant->ops->describe(obj, buf, sizeof(buf), &why);
+	if (r == buf && why >= 0) {
+		char *cut = strstr(buf, ", which nobody");
+
+		if (cut)
+			*cut = '\0';
+	}
+	if (!r)
+		r = (unsigned int)kind < sizeof(words) / sizeof(words[0]) ?
+		    words[kind] : words[WAIT_NONE];
+	return dpm_xmemdup(r, strlen(r) + 1, 1);
+}
+
 static void on_order_event(enum order_event ev, uint32_t a, uint32_t b)
 {
-	if (ev == ORDER_RELEASE)
+	(void)a;
+	switch (ev) {
+	case ORDER_RELEASE:
 		record(TEV_RELEASE, -1, -1, (int)b);
+		break;
+	case ORDER_BLOCK:
+		record(TEV_BLOCK, -1, -1, (int)b);
+		evs[nevs - 1].what = wait_what(det_wait_obj(), (enum wait_kind)b);
+		break;
+	case ORDER_UNBLOCK:
+		record(TEV_UNBLOCK, -1, -1, (int)b);
+		break;
+	default:
+		break;
+	}
 }
 
 const struct tev *run_events(int *n)
@@ -181,13 +241,6 @@ static void report_liveness(enum det_outcome o)
 }
 
 /* ---- concurrent actions ---- */
-
-struct hotplug {
-	const struct scn_action *a;
-	struct completion done;
-};
-
-static struct hotplug *hp;
 
 static void hotplug_task(void *arg)
 {
@@ -610,6 +663,8 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 	pm_trace_enabled = s->pm_trace;
 	dpm_log_enabled = o->log;
 	dpm_log_reset();
+	for (int i = 0; i < nevs; i++)
+		free((void *)evs[i].what);
 	nevs = 0;
 	tearing_down = false;
 	if (ntnames)

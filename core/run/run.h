@@ -119,19 +119,27 @@ bool dpm_schedule_by_position(struct scenario *s, const struct run_opts *o);
 /*
  * The events of the last run made with opts.log on, for trace export:
  * callback starts and ends, phases, releases (which task's complete or
- * unlock woke which), device removals, and the violation.
+ * unlock woke which), the waits of tasks that block (from the moment
+ * they block to the moment they go on), device removals, and the
+ * violation.
  */
 enum tev_kind { TEV_START, TEV_END, TEV_VIOLATION, TEV_PHASE_BEGIN,
 		TEV_PHASE_END, TEV_RELEASE,
 		TEV_REMOVED,	/* dev: its removal began (EV_GONE), on the
 				 * task that removes it; not the teardown's */
+		TEV_BLOCK,	/* the task blocks (err: enum wait_kind; what:
+				 * on what), until its TEV_UNBLOCK */
+		TEV_UNBLOCK,	/* the task goes on after that wait */
 };
 
 struct tev {
 	uint64_t ts;		/* virtual ns */
 	int tid;		/* engine task id */
 	enum tev_kind kind;
-	int dev, phase, err;	/* err: error, violated ID, or released tid */
+	int dev, phase, err;	/* err: error, violated ID, released tid,
+				 * or wait kind */
+	const char *what;	/* TEV_BLOCK: what the task waits for, in
+				 * words; valid until the next logged run */
 };
 
 const struct tev *run_events(int *n);
