@@ -797,6 +797,12 @@ static int run_main(int argc, char **argv)
 	b.features = v->features;
 	b.all_errnos = a.errnos ? !strcmp(a.errnos, "all") : v->kernel != NULL;
 	k.co.explore.opaque = !explore_variant_visible(v);
+	/* A kernel tree without its explorable copy (a sanitizer, fuzzer
+	 * or gcc build) is searched as opaque: far slower (minutes for one
+	 * device).  Say so, and where the fast search is. */
+	if (k.co.explore.opaque && v->kernel && !a.quiet)
+		cli_say("dpmcheck", "%s has no explorable copy in this build (a sanitizer, fuzzer or gcc build), so every step depends on every other and the search is far slower; the dev preset has it: cmake --preset dev && cmake --build --preset dev, then build/dev/tools/dpmcheck",
+			v->name);
 	k.co.run = &k.ro;
 	knobs_format(v, k.ro.fixes, k.fixes, sizeof(k.fixes));
 	space_init(&k.sp, &b);
