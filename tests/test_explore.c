@@ -444,6 +444,12 @@ int main(int argc, char **argv)
 			break;
 		case 'v': cfg.only = optarg; break;
 		case 'b':
+#ifndef DPM_EXPLORE_FAULTS
+			/* The library's search has no planted faults: its
+			 * refusal would pass for a fault caught. */
+			fprintf(stderr, "test_explore: --break needs test_explore_faults\n");
+			return 2;
+#endif
 			brk = !strcmp(optarg, "oracle") ? EXB_NO_ORACLE :
 			      !strcmp(optarg, "completion") ? EXB_COMPLETION_READ :
 			      !strcmp(optarg, "mem") ? EXB_MEM_READ :

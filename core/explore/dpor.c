@@ -388,7 +388,7 @@ static void race(int e, int f)
 	if (have)
 		return;
 	if (pick >= 0) {
-		if (X.eo->brk != EXB_NO_RACE)
+		if (!EXPLORE_BREAK(EXB_NO_RACE))
 			bt_add(nd, pick);
 		return;
 	}

@@ -233,6 +233,18 @@ struct explore_analysis {
 extern struct explore_analysis explore_a;
 #define A explore_a
 
+/*
+ * The planted faults of explore_opts.brk (tests/test_explore.c --break)
+ * are compiled in only with DPM_EXPLORE_FAULTS, in test_explore_faults'
+ * own copy of these files (tests/CMakeLists.txt); the library's search
+ * has no check of them, and refuses a brk.
+ */
+#ifdef DPM_EXPLORE_FAULTS
+#define EXPLORE_BREAK(b)	(X.eo->brk == (b))
+#else
+#define EXPLORE_BREAK(b)	false
+#endif
+
 /* Entries of the per-step table of plain-memory accesses (X.seen). */
 #define MEMSEEN 1024
 

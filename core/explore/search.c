@@ -115,6 +115,14 @@ int explore_scenario(const struct scenario *s, const struct run_opts *o0,
 		     const struct explore_opts *eo, struct explore_result *r,
 		     char *err, size_t errlen)
 {
+#ifndef DPM_EXPLORE_FAULTS
+	if (eo->brk != EXB_NONE) {
+		memset(r, 0, sizeof(*r));
+		snprintf(err, errlen,
+			 "a planted fault needs the search built with DPM_EXPLORE_FAULTS (test_explore_faults)");
+		return -1;
+	}
+#endif
 	struct run_opts o = *o0;
 	struct run_result *rr = dpm_xrealloc(NULL, 1, sizeof(*rr));
 	int rc = 0;

@@ -338,18 +338,6 @@ int space_features(const struct scenario *s)
 	return f;
 }
 
-void space_copy(struct scenario *dst, const struct scenario *src)
-{
-	*dst = *src;
-	dst->dev = dpm_xrealloc(NULL, (size_t)src->ndev + 1, sizeof(*dst->dev));
-	memcpy(dst->dev, src->dev, sizeof(*dst->dev) * (size_t)src->ndev);
-	dst->act = dpm_xrealloc(NULL, (size_t)src->nact + 1, sizeof(*dst->act));
-	memcpy(dst->act, src->act, sizeof(*dst->act) * (size_t)src->nact);
-	dst->sched = dpm_xrealloc(NULL, src->nsched + 1, 1);
-	if (src->nsched)
-		memcpy(dst->sched, src->sched, src->nsched);
-}
-
 void space_bound_format(const struct space_bound *b, char *buf, size_t n)
 {
 	int at = snprintf(buf, n, "devices<=%d errors<=%d removals<=%d (hotplug<=%d) cycles<=%d",

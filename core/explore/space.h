@@ -50,7 +50,7 @@ long space_chunks(const struct space *sp);
 /* Device count of chunk c. */
 int space_chunk_devices(const struct space *sp, long c);
 /* fn on every scenario of chunk c, in order; returns how many.  The
- * scenario lives only during the call (space_copy() keeps one). */
+ * scenario lives only during the call. */
 long space_chunk_foreach(const struct space *sp, long c,
 			 void (*fn)(const struct scenario *s, void *ctx),
 			 void *ctx);
@@ -61,9 +61,6 @@ long space_chunk_count(const struct space *sp, long c);
  * (errors, removals, links, ..., cycles beyond one): with the device
  * count, what "smallest" means. */
 int space_features(const struct scenario *s);
-
-/* A deep copy (devices, actions, schedule). */
-void space_copy(struct scenario *dst, const struct scenario *src);
 
 /* "devices<=3 errors<=1 ..." */
 void space_bound_format(const struct space_bound *b, char *buf, size_t n);
