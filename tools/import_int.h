@@ -95,7 +95,6 @@ struct tupletab {
 };
 
 int tt_intern(struct tupletab *t, int a, int b, int c);
-int tt_find(const struct tupletab *t, int a, int b, int c);
 void tt_free(struct tupletab *t);
 
 /* ---- one capture ---- */

@@ -355,11 +355,6 @@ static size_t tt_slot(const struct tupletab *t, int a, int b, int c)
 	return i;
 }
 
-int tt_find(const struct tupletab *t, int a, int b, int c)
-{
-	return t->nslot ? t->slot[tt_slot(t, a, b, c)] : -1;
-}
-
 int tt_intern(struct tupletab *t, int a, int b, int c)
 {
 	size_t i;
