@@ -50,7 +50,7 @@
  *                [--opaque-devices M] [--opaque-cap S] [--fixes-none]
  *                [--hotplug-devices M] [--plain] [--fix LIST ...] [--outcomes]
  *                [--record-devices M]
- *                [--break oracle|completion|mem|race]
+ *                [--break race]
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -450,12 +450,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "test_explore: --break needs test_explore_faults\n");
 			return 2;
 #endif
-			brk = !strcmp(optarg, "oracle") ? EXB_NO_ORACLE :
-			      !strcmp(optarg, "completion") ? EXB_COMPLETION_READ :
-			      !strcmp(optarg, "mem") ? EXB_MEM_READ :
-			      !strcmp(optarg, "race") ? EXB_NO_RACE : EXB_NONE;
+			brk = !strcmp(optarg, "race") ? EXB_NO_RACE : EXB_NONE;
 			if (brk == EXB_NONE) {
-				fprintf(stderr, "test_explore: --break oracle|completion|mem|race\n");
+				fprintf(stderr, "test_explore: --break race\n");
 				return 2;
 			}
 			break;

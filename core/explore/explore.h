@@ -39,9 +39,6 @@ int explore_mode_parse(const char *s);	/* -1 if unknown */
  * the soundness check can fail (tests/test_explore.c --break). */
 enum explore_break {
 	EXB_NONE,
-	EXB_COMPLETION_READ,	/* complete_all() counted as a read */
-	EXB_NO_ORACLE,		/* oracle events touch nothing */
-	EXB_MEM_READ,		/* a kernel tree's plain stores counted as loads */
 	EXB_NO_RACE,		/* a race adds no backtrack point */
 	NR_EXPLORE_BREAKS
 };

@@ -285,8 +285,6 @@ static void access_record(const void *obj, long idx, enum kapi_acc acc)
 		closed_set(key, true);
 	if (f & F_WAKE)
 		closed_set(key, false);
-	if (EXPLORE_BREAK(EXB_COMPLETION_READ) && k == K_W && dev_of_key(key) >= 0)
-		k = K_R;
 	add_acc_flags(key, k, f);
 }
 
@@ -309,7 +307,7 @@ void on_mem(const void *p, unsigned long size, int write)
 		return;
 	uintptr_t a = (uintptr_t)p & ~(uintptr_t)(MEM_WORD - 1);
 	uintptr_t last = ((uintptr_t)p + size - 1) & ~(uintptr_t)(MEM_WORD - 1);
-	uint8_t kind = write && !EXPLORE_BREAK(EXB_MEM_READ) ? K_W : K_R;
+	uint8_t kind = write ? K_W : K_R;
 
 	for (; a <= last; a += MEM_WORD) {
 		uint64_t key = obj_key((const void *)a, 0);
@@ -420,7 +418,7 @@ void on_event(const struct dpm_event *ev, void *ctx)
 	(void)ctx;
 	if (X.in_run && X.eo->outcomes)	/* a check's, not the search's */
 		X.outcome += explore_outcome_event(ev);
-	if (!X.in_run || EXPLORE_BREAK(EXB_NO_ORACLE) || X.cur < X.keep)
+	if (!X.in_run || X.cur < X.keep)
 		return;
 	int d = ev->dev;
 	bool dev_ok = d >= 0 && d < X.s->ndev;
