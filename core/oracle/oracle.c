@@ -14,7 +14,7 @@
  * A device's subordinates are its children and its consumers (device
  * links); its superiors its parent and its suppliers.
  */
-#include "oracle.h"
+#include "oracle_int.h"
 #include "../util/xalloc.h"
 
 #include <stdarg.h>
@@ -44,67 +44,27 @@ int inv_parse(const char *name)
 	return -1;
 }
 
-struct dstate {
-	int lvl;
-	bool gone;
-	bool absent;		/* registered later in the run (EV_ADDED) */
-	bool exempt;		/* never handled: it needs no PM */
-	bool syscore;		/* handled, its callbacks by syscore ops */
-	bool wakes_below;	/* it or a device under it in the tree may
-				 * wake the system up (WAKEUP) */
-	bool unbound;		/* its driver unbound: no obligations left */
-	bool rpm_off;		/* skipped as runtime-suspended: off, not
-				 * suspended by its callbacks */
-	bool kept;		/* left in suspend by a resume step it may
-				 * skip (dev_pm_skip_resume()) */
-	bool kept_aborted;	/* so in resume_early, late-suspended only,
-				 * after an aborted suspend (KV-2) */
-	bool kept_thaw;		/* left in suspend by a thaw (KV-9) */
-	bool stays_early;	/* must stay in suspend through a plain
-				 * early resume: smart suspend skipped its
-				 * late suspend, and the noirq phase took it
-				 * in hand but skipped it, aborting */
-	int pos;		/* its place on dpm_list */
-	bool freed;
-	bool prepared;
-	bool prep_pos;		/* its prepare returned a positive number */
-	bool dc;
-	unsigned int handled;	/* phases that took it in hand */
-	int busy;		/* phase of the running callback, or -1 */
-	unsigned int ran;	/* phases whose callback ran this transition */
-	unsigned int failed;	/* phases whose callback failed this
-				 * transition (STATS) */
-	unsigned int recorded;	/* phases in which main.c recorded it in
-				 * suspend_stats (STATS) */
-	long long rpm_depth;	/* its runtime PM disable depth when the
-				 * transition began, -1 untold (RUNTIME-PM) */
-	int rpm_down;		/* its runtime status (1 suspended, 0 not)
-				 * at its last late or noirq suspend
-				 * callback's start, -1 untold (RUNTIME-PM) */
-};
-
-static struct oracle_config cfg;
-static struct dstate *st;
-static int *child_start, *child_list;	/* subordinates of i, CSR */
-static int *sup_start, *sup_list;	/* superiors of i, CSR */
-static struct oracle_result result;
+struct oracle_config cfg;
+struct dstate *st;
+int *child_start, *child_list;	/* subordinates of i, CSR */
+int *sup_start, *sup_list;	/* superiors of i, CSR */
+struct oracle_result result;
 /* Links the variant publishes (EV_LINK): consumer, supplier, ordered. */
-static struct dlink { int con, sup; bool on; } *dlinks;
-static int ndlinks, dlinks_cap;
+struct dlink *dlinks;
+int ndlinks, dlinks_cap;
 
-static bool in_transition;
-static bool suspend_failed;
-static bool wakeup_abort;	/* a wake-up event aborted this transition */
+bool in_transition;
+bool suspend_failed;
+bool wakeup_abort;	/* a wake-up event aborted this transition */
 /* STATS: the phases main.c recorded as failed steps this transition. */
-static unsigned int steps_recorded;
+unsigned int steps_recorded;
 /* PHASE-BARRIER: the phases begun this transition. */
-static unsigned int phases_begun;
+unsigned int phases_begun;
 /* Bit e: a suspend-side callback returned -e; e up to the kernel's
  * MAX_ERRNO, the text format's limit (EPROTO, 71, is in real logs). */
-#define ERRNO_MAX 4095
-static uint64_t failed_errs[ERRNO_MAX / 64 + 1];
+uint64_t failed_errs[ERRNO_MAX / 64 + 1];
 
-static uint64_t *err_word(int error, uint64_t *bit)
+uint64_t *err_word(int error, uint64_t *bit)
 {
 	if (error >= 0 || error < -ERRNO_MAX)
 		return NULL;
@@ -112,25 +72,24 @@ static uint64_t *err_word(int error, uint64_t *bit)
 	return &failed_errs[-error / 64];
 }
 
-static int first_fail_dev = -1, first_fail_phase, first_fail_err;
+int first_fail_dev = -1, first_fail_phase, first_fail_err;
 /* SKIP, the walk's stop: the task that walks the phase in progress, and
  * the device whose failure or abort in that task stopped a suspend walk
  * (-1: none yet). */
-static int walk_tid = -1, walk_stop_dev = -1;
-static bool walk_stop_failed;
-static int phase_active = -1;
+int walk_tid = -1, walk_stop_dev = -1;
+bool walk_stop_failed;
+int phase_active = -1;
 /* The resume the phase in progress does (enum oracle_resume) as the
  * variant told, or -1: as the transition's kind says (resume_kind()). */
-static int told_resume = -1;
-static int running[NR_PHASES];
-static int last_pos[NR_PHASES];		/* SYNC-ORDER: previous device */
-static int running_total;
-static uint64_t phase_start;
-
+int told_resume = -1;
+int running[NR_PHASES];
+int last_pos[NR_PHASES];		/* SYNC-ORDER: previous device */
+int running_total;
+uint64_t phase_start;
 
 /* Lists by key: list[start[k]..start[k+1]) = val[e] of the edges e
  * with key[e] == k, in edge order (tree edges come first). */
-static void csr_build(int ne, const int *key, const int *val, int **start,
+void csr_build(int ne, const int *key, const int *val, int **start,
 		      int **list)
 {
 	free(*start);
@@ -197,7 +156,7 @@ const struct oracle_result *oracle_result(void)
 	return &result;
 }
 
-static void vrecord(enum inv id, const char *fmt, va_list ap)
+void vrecord(enum inv id, const char *fmt, va_list ap)
 {
 	if (result.violated)
 		return;
@@ -209,7 +168,7 @@ static void vrecord(enum inv id, const char *fmt, va_list ap)
 	pr_info("dpmfuzz: VIOLATION %s: %s", inv_name(id), result.msg);
 }
 
-static void check_fail(enum inv id, const char *fmt, ...)
+void check_fail(enum inv id, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -219,34 +178,34 @@ static void check_fail(enum inv id, const char *fmt, ...)
 	dpm_eng->stop();
 }
 
-static const char *nm(int dev)
+const char *nm(int dev)
 {
 	return cfg.names[dev];
 }
 
 /* No ordering obligation: removed, not registered yet, or never handled
  * by the PM core. */
-static bool out_of_play(int dev)
+bool out_of_play(int dev)
 {
 	return st[dev].gone || st[dev].absent || st[dev].exempt ||
 	       st[dev].syscore || st[dev].unbound;
 }
 
 /* Forward (list order) or backward (reverse list order) phase. */
-static bool phase_forward(enum pm_phase p)
+bool phase_forward(enum pm_phase p)
 {
 	return p == PH_PREPARE || p == PH_RESUME_NOIRQ ||
 	       p == PH_RESUME_EARLY || p == PH_RESUME;
 }
 
-static bool phase_must_be_sync(enum pm_phase p)
+bool phase_must_be_sync(enum pm_phase p)
 {
 	if (!cfg.async_possible)
 		return true;
 	return cfg.pm_trace && !pm_phase_is_suspend(p) && p != PH_COMPLETE;
 }
 
-static void do_check_transition_begin(void)
+void do_check_transition_begin(void)
 {
 	result.transitions++;
 	in_transition = true;
@@ -273,7 +232,7 @@ static void do_check_transition_begin(void)
 	}
 }
 
-static enum oracle_resume resume_kind(void)
+enum oracle_resume resume_kind(void)
 {
 	if (told_resume >= 0)
 		return (enum oracle_resume)told_resume;
@@ -286,7 +245,7 @@ _Static_assert((int)RESUME_PLAIN == PM_RESUME_PLAIN &&
 	       (int)RESUME_RESTORE == PM_RESUME_RESTORE,
 	       "the oracle's resume kinds as the bus's");
 
-static void do_check_phase_begin(enum pm_phase p, long long told)
+void do_check_phase_begin(enum pm_phase p, long long told)
 {
 	told_resume = told > 0 && told <= PM_RESUME_RESTORE + 1 ? (int)told - 1 : -1;
 	pr_info("suspend_resume: %s begin", pm_phase_name(p));
@@ -320,114 +279,7 @@ static void do_check_phase_begin(enum pm_phase p, long long told)
 	phase_start = dpm_eng->now();
 }
 
-/* SKIP, the walk's stop (the kernel variants): a suspend, late or noirq
- * walk that sees a device it runs itself fail, or skip its step because
- * the transition is aborting (async_error set: an earlier failure or a
- * wake-up), stops there (dpm_suspend()'s "if (error || async_error)
- * break;" and the same in the late and noirq walks); it takes no other
- * device in hand in that phase.  Only a device that cannot run in an
- * async job counts: a job the async code runs inline in the walk's task
- * is not checked by the walk. */
-static void walk_note_stop(int dev, enum pm_phase p, bool failed)
-{
-	if (!cfg.walk_stops || p == PH_PREPARE || !pm_phase_is_suspend(p) ||
-	    (int)p != phase_active || walk_stop_dev >= 0 ||
-	    (cfg.may_async && cfg.may_async[dev]) ||
-	    dpm_eng->current_id() != walk_tid)
-		return;
-	walk_stop_dev = dev;
-	walk_stop_failed = failed;
-}
-
-static void check_walk_stopped(int dev, enum pm_phase p)
-{
-	if (walk_stop_dev < 0 || dev == walk_stop_dev || (int)p != phase_active ||
-	    dpm_eng->current_id() != walk_tid)
-		return;
-	check_fail(INV_SKIP,
-		   "the %s walk took '%s' in hand after '%s' %s in it: main.c's suspend walks stop at the first failure they see",
-		   pm_phase_name(p), nm(dev), nm(walk_stop_dev),
-		   walk_stop_failed ? "failed" : "was skipped as the transition was aborting");
-}
-
-/* STATS, the other way: a failure main.c must record (the kernel
- * variants).  Every suspend, late and noirq callback that fails, and a
- * resume-side one of a device that runs in the walk, gets its device
- * recorded (dpm_save_failed_dev(), in the phase) and its phase as a
- * failed step (dpm_save_failed_step()) by the end of the transition, when
- * a reader of suspend_stats could look.  Not prepare's: the callers of
- * dpm_prepare() differ (hibernation records no step). */
-static bool must_record(int dev, enum pm_phase p)
-{
-	if (p == PH_PREPARE || p == PH_COMPLETE)
-		return false;
-	return pm_phase_is_suspend(p) || !cfg.may_async || !cfg.may_async[dev];
-}
-
-static void check_stats_recorded(void)
-{
-	for (int p = 0; p < NR_PHASES; p++) {
-		int failed = -1;
-
-		for (int i = 0; i < cfg.ndev; i++) {
-			if (!(st[i].failed & (1u << p)) || !must_record(i, (enum pm_phase)p))
-				continue;
-			if (!(st[i].recorded & (1u << p))) {
-				check_fail(INV_STATS,
-					   "the %s callback of '%s' failed, but main.c did not record it in suspend_stats (dpm_save_failed_dev())",
-					   pm_phase_name((enum pm_phase)p), nm(i));
-				return;
-			}
-			failed = i;
-		}
-		if (failed >= 0 && !(steps_recorded & (1u << p))) {
-			check_fail(INV_STATS,
-				   "the %s callback of '%s' failed, but main.c did not record %s as a failed step (dpm_save_failed_step())",
-				   pm_phase_name((enum pm_phase)p), nm(failed),
-				   pm_phase_name((enum pm_phase)p));
-			return;
-		}
-	}
-}
-
-/* A step recorded as failed: a phase of this transition in which a
- * callback failed, or a suspend-side one when a wake-up event aborted
- * the transition. */
-static void do_check_failed_step(long long q)
-{
-	bool failed = false;
-
-	pr_info("suspend_stats: failed step %s", q >= 0 && q < NR_PHASES ?
-		pm_phase_name((enum pm_phase)q) : "(not a phase)");
-	if (q < 0 || q >= NR_PHASES) {
-		check_fail(INV_STATS, "suspend_stats recorded a failed step that is no phase of main.c's");
-		return;
-	}
-	for (int i = 0; i < cfg.ndev && !failed; i++)
-		failed = st[i].failed & (1u << q);
-	if (!failed && !(pm_phase_is_suspend((enum pm_phase)q) && wakeup_abort))
-		check_fail(INV_STATS,
-			   "suspend_stats recorded %s as a failed step, but no callback failed there%s",
-			   pm_phase_name((enum pm_phase)q),
-			   pm_phase_is_suspend((enum pm_phase)q) ? " and no wake-up event aborted the transition" : "");
-	/* A failed suspend-side phase records its step before it returns,
-	 * so before any step of a later phase (its rollback's included). */
-	for (int p = PH_SUSPEND; p < q && p <= PH_SUSPEND_NOIRQ; p++) {
-		if (steps_recorded & (1u << p))
-			continue;
-		for (int i = 0; i < cfg.ndev; i++) {
-			if (!(st[i].failed & (1u << p)))
-				continue;
-			check_fail(INV_STATS,
-				   "suspend_stats recorded %s as a failed step before %s, whose callback of '%s' failed first",
-				   pm_phase_name((enum pm_phase)q), pm_phase_name((enum pm_phase)p), nm(i));
-			return;
-		}
-	}
-	steps_recorded |= 1u << q;
-}
-
-static void do_check_phase_end(enum pm_phase p)
+void do_check_phase_end(enum pm_phase p)
 {
 	pr_info("suspend_resume: %s end", pm_phase_name(p));
 	if (result.transitions == 1)
@@ -451,12 +303,12 @@ static void do_check_phase_end(enum pm_phase p)
 					   "not suspended at all");
 }
 
-static bool is_child(int c, int dev)
+bool is_child(int c, int dev)
 {
 	return cfg.parent[c] == dev;
 }
 
-static void check_suspend_start(int dev, enum pm_phase p)
+void check_suspend_start(int dev, enum pm_phase p)
 {
 	int d = pm_phase_depth(p);
 
@@ -492,13 +344,13 @@ static void check_suspend_start(int dev, enum pm_phase p)
 /* KV-2 accepted (ORACLE_TOL_KEPT_SUPERIOR): par was left in suspend by a
  * resume step it skipped after a suspend that aborted; KV-9
  * (ORACLE_TOL_THAW_KEPT_SUPERIOR): by a thaw. */
-static bool kept_ok(int par)
+bool kept_ok(int par)
 {
 	return (cfg.tolerate & ORACLE_TOL_KEPT_SUPERIOR && st[par].kept_aborted) ||
 	       (cfg.tolerate & ORACLE_TOL_THAW_KEPT_SUPERIOR && st[par].kept_thaw);
 }
 
-static void check_resume_start(int dev, enum pm_phase p)
+void check_resume_start(int dev, enum pm_phase p)
 {
 	int d = pm_phase_depth(p);
 
@@ -537,7 +389,7 @@ static void check_resume_start(int dev, enum pm_phase p)
 
 /* device_pm_wait_for_dev(): when a callback that waited returns (without
  * an error), the device it waited for is through the same phase. */
-static void check_pm_wait(int dev, enum pm_phase p)
+void check_pm_wait(int dev, enum pm_phase p)
 {
 	int t = cfg.pm_wait ? cfg.pm_wait[dev] : -1;
 	int d = pm_phase_depth(p);
@@ -560,7 +412,7 @@ static void check_pm_wait(int dev, enum pm_phase p)
 		   pm_phase_is_suspend(p) ? "suspended" : "resumed");
 }
 
-static void do_check_direct_complete(int dev)
+void do_check_direct_complete(int dev)
 {
 	pr_info("%s: direct-complete: stays runtime-suspended", nm(dev));
 	if (out_of_play(dev)) {	/* removed or unbound: no obligations left */
@@ -620,7 +472,7 @@ static void do_check_direct_complete(int dev)
 	st[dev].lvl = 3;
 }
 
-static void do_check_direct_resume(int dev)
+void do_check_direct_resume(int dev)
 {
 	pr_info("%s: direct-complete: leaves runtime suspend to runtime PM",
 		nm(dev));
@@ -641,279 +493,7 @@ static void do_check_direct_resume(int dev)
 	st[dev].lvl = 0;
 }
 
-/* WAKEUP: device_suspend() sets power.wakeup_path of a device that may
- * wake the system up when its suspend succeeds, and only device_prepare()
- * clears it: its late and noirq suspend callbacks see it set. */
-/* RUNTIME-PM: device_suspend_late() disables a device's runtime PM
- * before anything else and device_resume_early() enables it again after
- * the callback, so the late, noirq and early callbacks run with it
- * disabled; every disable main.c makes it undoes by the transition's
- * end; and a device a skipped resume left in suspend gets the runtime
- * status suspended (device_resume_noirq(): pm_runtime_set_suspended()
- * when dev_pm_skip_resume()), but for one whose early resume was skipped
- * after a suspend that aborted before its noirq suspend: that one never
- * passes there with skip_resume (KV-2's case; it keeps its status).  The
- * last is judged when main.c is done with the device (EV_SKIP): later a
- * child's unbind may runtime-resume it, as the kernel's would. */
-static void check_rpm_disabled(int dev, enum pm_phase p, long long facts)
-{
-	if (!(facts & EV_FACT_RPM_TOLD) || facts & EV_FACT_RPM_DISABLED ||
-	    (p != PH_SUSPEND_LATE && p != PH_SUSPEND_NOIRQ &&
-	     p != PH_RESUME_NOIRQ && p != PH_RESUME_EARLY))
-		return;
-	check_fail(INV_RUNTIME_PM,
-		   "the %s callback of '%s' started with its runtime PM enabled",
-		   pm_phase_name(p), nm(dev));
-}
-
-/* ROLLBACK, main.c's own record of it: power.is_prepared is set from a
- * device's prepare to its resume; main.c clears it before the resume
- * callback (device_resume(): "a fib", so that children may be added) and
- * before complete (dpm_complete()). */
-static void check_prepared_flag(int dev, enum pm_phase p, long long facts)
-{
-	bool set = facts & EV_FACT_PREPARED;
-
-	if (!(facts & EV_FACT_PREP_TOLD) || p == PH_PREPARE || out_of_play(dev))
-		return;
-	if ((p == PH_RESUME || p == PH_COMPLETE) && set)
-		check_fail(INV_ROLLBACK,
-			   "the %s callback of '%s' started with power.is_prepared still set: main.c clears it before",
-			   pm_phase_name(p), nm(dev));
-	else if (p != PH_RESUME && p != PH_COMPLETE && !set)
-		check_fail(INV_ROLLBACK,
-			   "the %s callback of '%s' started with power.is_prepared clear, but the device was prepared",
-			   pm_phase_name(p), nm(dev));
-}
-
-/* SKIP: smart suspend skips a runtime-suspended device's driver callback
- * in the late phase and then in the noirq phase too: dev_pm_skip_suspend()
- * reads the smart-suspend flag main.c set in prepare and the runtime
- * status, which nothing changes while runtime PM is off. */
-static void check_smart_kept(int dev, enum pm_phase p, long long from)
-{
-	if (p != PH_SUSPEND_NOIRQ || from != EV_CB_FROM_DRIVER || !cfg.cb_layer ||
-	    !st[dev].rpm_off || st[dev].dc || out_of_play(dev))
-		return;
-	check_fail(INV_SKIP,
-		   "the driver's suspend_noirq callback of '%s' ran, but smart suspend skipped its suspend_late callback (runtime-suspended): dev_pm_skip_suspend() cannot change while runtime PM is off",
-		   nm(dev));
-}
-
-/* Runtime PM is off from a device's late suspend to its early resume;
- * main.c changes its runtime status there only for the DPM flags: a
- * smart-suspend device it resumes becomes active, one it leaves in
- * suspend (may-skip-resume) suspended (device_resume_noirq()).  A device
- * with neither flag starts its noirq and early resume callbacks in the
- * status its late and noirq suspend callbacks saw. */
-static void check_rpm_status_kept(int dev, enum pm_phase p, long long facts)
-{
-	unsigned int f = cfg.dpm_flags ? cfg.dpm_flags[dev] : 0;
-	int now;
-
-	if (!(facts & EV_FACT_RPM_TOLD))
-		return;
-	now = !!(facts & EV_FACT_RPM_SUSPENDED);
-	if (p == PH_SUSPEND_LATE || p == PH_SUSPEND_NOIRQ) {
-		st[dev].rpm_down = now;
-		return;
-	}
-	if ((p != PH_RESUME_NOIRQ && p != PH_RESUME_EARLY) || st[dev].rpm_down < 0 ||
-	    now == st[dev].rpm_down || f & (PMF_SMART_SUSPEND | PMF_MAY_SKIP_RESUME) ||
-	    out_of_play(dev))
-		return;
-	check_fail(INV_RUNTIME_PM,
-		   "the %s callback of '%s' started with its runtime status %s, but its late and noirq suspend saw it %s: main.c changes it only for the DPM flags, which the driver did not set",
-		   pm_phase_name(p), nm(dev), now ? "suspended" : "active",
-		   st[dev].rpm_down ? "suspended" : "active");
-}
-
-static void do_check_rpm_state(int dev, bool end, long long depth, bool suspended)
-{
-	struct dstate *s = &st[dev];
-
-	pr_info("runtime PM of '%s' at the transition's %s: disable depth %lld, %s",
-		nm(dev), end ? "end" : "start", depth, suspended ? "suspended" : "not suspended");
-	if (!end) {
-		s->rpm_depth = depth;
-		return;
-	}
-	if (out_of_play(dev))
-		return;
-	if (s->rpm_depth >= 0 && depth != s->rpm_depth)
-		check_fail(INV_RUNTIME_PM,
-			   "the runtime PM of '%s' ends the transition disabled %lld times, not %lld as it began: main.c's disables and enables do not match",
-			   nm(dev), depth, s->rpm_depth);
-}
-
-/* A device a skipped noirq or early resume leaves in suspend: its runtime
- * status suspended (runtime PM is off from the late suspend to the early
- * resume, so no one else changed it). */
-static void check_rpm_kept(int dev, enum pm_phase p, long long facts)
-{
-	if ((p != PH_RESUME_NOIRQ && p != PH_RESUME_EARLY) || !st[dev].kept ||
-	    st[dev].kept_aborted || !(facts & EV_SKIPF_TOLD) ||
-	    facts & (EV_SKIPF_DIRECT_COMPLETE | EV_SKIPF_RPM_SUSPENDED))
-		return;
-	check_fail(INV_RUNTIME_PM,
-		   "'%s' was left in suspend by its skipped %s, but its runtime status is not suspended",
-		   nm(dev), pm_phase_name(p));
-}
-
-/* LOCKS: main.c moves devices between its lists, and tests them, only
- * while it holds dpm_list_mtx, and it calls no callback and waits for no
- * device and no async job while it holds it (a callback or a job that
- * registers or removes a device takes the lock: it would deadlock).  The
- * runtime tells only a breach. */
-static void do_check_locking(int dev, const char *what, long long held)
-{
-	if (dev >= 0)
-		check_fail(INV_LOCKS, "main.c %s of '%s' %s dpm_list_mtx",
-			   what ? what : "?", nm(dev), held ? "holding" : "without holding");
-	else
-		check_fail(INV_LOCKS, "main.c %s %s dpm_list_mtx",
-			   what ? what : "?", held ? "holding" : "without holding");
-}
-
-/* REMOVED, relinked: main.c never moves the list entry of a device that
- * is on no list (device_pm_remove() took it off; moving it would put a
- * removed device back on the PM lists).  The runtime tells only a
- * breach; dev is -1 where it could not say which device. */
-static void do_check_relinked(int dev)
-{
-	if (dev >= 0)
-		check_fail(INV_REMOVED,
-			   "main.c moved the list entry of '%s', which was on no list: a removed device put back on the PM lists",
-			   nm(dev));
-	else
-		check_fail(INV_REMOVED,
-			   "main.c moved the list entry of a device, which was on no list: a removed device put back on the PM lists");
-}
-
-/* SKIP, direct_complete taken when due (the kernel variants): a device
- * whose prepare returned a positive number in a suspend to RAM or idle,
- * whose driver did not set DPM_FLAG_NO_DIRECT_COMPLETE, that may not wake
- * the system up and whose children all took direct_complete (none cleared
- * its power.direct_complete, nor set its wakeup_path), stays in suspend
- * if it is runtime-suspended when device_suspend() tests it: its suspend
- * callback never runs so.  Its runtime status only goes from suspended to
- * active in the suspend phase (its prepare holds a usage count), so
- * suspended at the callback's start means suspended at the test.  Not a
- * device that supplies a link (any consumer may clear it) or whose child
- * left play. */
-static void check_dc_due(int dev, enum pm_phase p, long long facts)
-{
-	if (p != PH_SUSPEND || !cfg.cb_layer || cfg.dc_forbidden ||
-	    (facts & (EV_FACT_RPM_TOLD | EV_FACT_RPM_SUSPENDED)) !=
-	    (EV_FACT_RPM_TOLD | EV_FACT_RPM_SUSPENDED) ||
-	    !st[dev].prep_pos || out_of_play(dev) ||
-	    (cfg.dpm_flags && cfg.dpm_flags[dev] & PMF_NO_DIRECT_COMPLETE) ||
-	    (cfg.wakeup && cfg.wakeup[dev]))
-		return;
-	for (int k = 0; k < cfg.nlinks; k++)
-		if (cfg.link_sup[k] == dev)
-			return;
-	for (int k = 0; k < ndlinks; k++)
-		if (dlinks[k].sup == dev)
-			return;
-	for (int k = child_start[dev]; k < child_start[dev + 1]; k++) {
-		int c = child_list[k];
-
-		if (!is_child(c, dev) || st[c].exempt || st[c].syscore)
-			continue;
-		if (!st[c].dc || st[c].gone || st[c].absent || st[c].unbound)
-			return;
-	}
-	check_fail(INV_SKIP,
-		   "'%s' ran its suspend callback, but direct_complete was due: its prepare returned 1, it is runtime-suspended, may not wake the system up, and its children stayed in suspend",
-		   nm(dev));
-}
-
-static void check_wakeup_path(int dev, enum pm_phase p, long long facts)
-{
-	if (!(facts & EV_FACT_TOLD) || !cfg.wakeup ||
-	    (p != PH_SUSPEND_LATE && p != PH_SUSPEND_NOIRQ))
-		return;
-	if (facts & EV_FACT_WAKEUP_PATH) {
-		/* Only then can power.wakeup_path be set: device_suspend()
-		 * sets it for a device that may wake up, and
-		 * dpm_propagate_wakeup_to_parent() copies it up; the
-		 * harness's drivers never call device_set_wakeup_path(). */
-		if (!st[dev].wakes_below)
-			check_fail(INV_WAKEUP,
-				   "the %s callback of '%s' started with power.wakeup_path set, but neither it nor a device under it may wake the system up",
-				   pm_phase_name(p), nm(dev));
-		return;
-	}
-	if (cfg.wakeup[dev])
-		check_fail(INV_WAKEUP,
-			   "the %s callback of '%s', which may wake the system up, started with power.wakeup_path clear",
-			   pm_phase_name(p), nm(dev));
-	/* A child that may wake up and whose suspend went through set the
-	 * parent's wakeup_path (device_suspend(): the parent waited for it). */
-	for (int k = child_start[dev]; k < child_start[dev + 1]; k++) {
-		int c = child_list[k];
-
-		if (!is_child(c, dev) || !cfg.wakeup[c] || out_of_play(c) ||
-		    st[c].lvl < 1 || st[c].dc)
-			continue;
-		check_fail(INV_WAKEUP,
-			   "the %s callback of '%s' started with power.wakeup_path clear, but its child '%s', which may wake the system up, suspended",
-			   pm_phase_name(p), nm(dev), nm(c));
-		return;
-	}
-}
-
-/* CALLBACK: main.c looks a phase's callback up in the device's PM
- * domain, type, class, bus (or the bus's legacy suspend/resume), the
- * first of them the device has, and in its driver only when that one has
- * none for the phase. */
-static void check_callback_source(int dev, enum pm_phase p, long long from)
-{
-	bool layer = from == EV_CB_FROM_LAYER;
-
-	if (cfg.cb_layer && from == EV_CB_FROM_LOWER) {
-		check_fail(INV_CALLBACK,
-			   "main.c called the %s callback of a middle layer of '%s' under its first one, which the kernel's lookup (PM domain, type, class, bus, then driver) never reaches",
-			   pm_phase_name(p), nm(dev));
-		return;
-	}
-	if (!cfg.cb_layer || !cfg.cb_driver || st[dev].unbound ||
-	    (from != EV_CB_FROM_LAYER && from != EV_CB_FROM_DRIVER))
-		return;
-	if ((layer ? cfg.cb_layer : cfg.cb_driver)[dev] & (1u << p))
-		return;
-	if (!layer && cfg.cb_layer[dev] & (1u << p))
-		check_fail(INV_CALLBACK,
-			   "main.c called the driver's %s callback of '%s', but its middle layer has one, which comes first",
-			   pm_phase_name(p), nm(dev));
-	else
-		check_fail(INV_CALLBACK,
-			   "main.c called the %s %s callback of '%s', which the kernel's lookup (PM domain, type, class, bus, then driver) does not choose",
-			   layer ? "middle layer's" : "driver's", pm_phase_name(p), nm(dev));
-}
-
-/* SKIP, direct_complete kept: once a device took the direct_complete
- * path (device_suspend() left it runtime-suspended, is_suspended set),
- * main.c calls none of its callbacks but complete: device_suspend_late(),
- * device_suspend_noirq() and the resume steps test power.direct_complete,
- * and nothing may clear it after it was acted on.  KV-3 clears it
- * (ORACLE_TOL_DC_CLEARED accepts the callbacks that follow). */
-static void check_dc_kept(int dev, enum pm_phase p)
-{
-	struct dstate *s = &st[dev];
-
-	if (!s->dc || p == PH_PREPARE || p == PH_COMPLETE)
-		return;
-	if (!(cfg.tolerate & ORACLE_TOL_DC_CLEARED)) {
-		check_fail(INV_SKIP,
-			   "the %s callback of '%s' started, but it took the direct_complete path this transition: its suspend callback never ran",
-			   pm_phase_name(p), nm(dev));
-		return;
-	}
-}
-
-static void do_check_callback_start(int dev, enum pm_phase p, long long facts, long long from)
+void do_check_callback_start(int dev, enum pm_phase p, long long facts, long long from)
 {
 	struct dstate *s = &st[dev];
 
@@ -986,7 +566,7 @@ static void do_check_callback_start(int dev, enum pm_phase p, long long facts, l
 	running_total++;
 }
 
-static void do_check_callback_end(int dev, enum pm_phase p, int error)
+void do_check_callback_end(int dev, enum pm_phase p, int error)
 {
 	struct dstate *s = &st[dev];
 	uint64_t *w, bit;
@@ -1027,7 +607,7 @@ static void do_check_callback_end(int dev, enum pm_phase p, int error)
 /* STATS: main.c records a device in suspend_stats (dpm_save_failed_dev(),
  * /sys/power/suspend_stats/last_failed_dev) only after a callback of
  * that device failed in the phase in progress. */
-static void do_check_failed_dev(int dev, const char *name)
+void do_check_failed_dev(int dev, const char *name)
 {
 	pr_info("suspend_stats: failed device %s", name ? name : "?");
 	if (dev < 0) {
@@ -1045,7 +625,7 @@ static void do_check_failed_dev(int dev, const char *name)
 		st[dev].recorded |= 1u << phase_active;
 }
 
-static void do_check_device_gone(int dev)
+void do_check_device_gone(int dev)
 {
 	pr_info("device '%s' removed", nm(dev));
 	st[dev].gone = true;
@@ -1055,7 +635,7 @@ static void do_check_device_gone(int dev)
  * the release under it, and a release that unregisters a device takes it
  * again: 2aa36604e824 ("PM: sleep: Avoid calling put_device() under
  * dpm_list_mtx") moved every put_device() of main.c out of the lock. */
-static void do_check_device_freed(int dev, long long under_list_mtx)
+void do_check_device_freed(int dev, long long under_list_mtx)
 {
 	st[dev].freed = true;
 	if (under_list_mtx)
@@ -1064,7 +644,7 @@ static void do_check_device_freed(int dev, long long under_list_mtx)
 			   nm(dev));
 }
 
-static void do_check_transition_end(int error)
+void do_check_transition_end(int error)
 {
 	uint64_t *w, bit;
 
@@ -1102,7 +682,7 @@ static void do_check_transition_end(int error)
 }
 
 /* End of run: dev holds have references (-1: it was freed), want expected. */
-static void do_check_refs(int dev, long long have, long long want)
+void do_check_refs(int dev, long long have, long long want)
 {
 	if (have < 0) {
 		if (!st[dev].gone && !st[dev].absent)
@@ -1117,7 +697,7 @@ static void do_check_refs(int dev, long long have, long long want)
 			   nm(dev), have, want);
 }
 
-static void do_check_all_freed(void)
+void do_check_all_freed(void)
 {
 	for (int i = 0; i < cfg.ndev; i++)
 		if (!st[i].freed && !st[i].absent)	/* never registered */
@@ -1127,7 +707,7 @@ static void do_check_all_freed(void)
 }
 
 /* in: 1 + the device whose step was running (0: not told), p its phase. */
-static void do_check_use_after_free(int dev, const char *op, long long in,
+void do_check_use_after_free(int dev, const char *op, long long in,
 				    long long p)
 {
 	if (in > 0 && in <= cfg.ndev && p >= 0 && p < NR_PHASES)
@@ -1141,7 +721,7 @@ static void do_check_use_after_free(int dev, const char *op, long long in,
 			   op, nm(dev));
 }
 
-static void do_check_device_handled(int dev, enum pm_phase p)
+void do_check_device_handled(int dev, enum pm_phase p)
 {
 	check_walk_stopped(dev, p);
 	if (st[dev].handled & (1u << p))
@@ -1151,209 +731,12 @@ static void do_check_device_handled(int dev, enum pm_phase p)
 	st[dev].handled |= 1u << p;
 }
 
-static const char *const skip_names[NR_SKIP] = {
+const char *const skip_names[NR_SKIP] = {
 	"it has none", "it is runtime-suspended", "it was not suspended",
 	"the transition is aborting", "it is a syscore device",
 };
 
-/* A suspend-side step skipped because the device is runtime-suspended:
- * direct_complete in suspend, DPM_FLAG_SMART_SUSPEND in late and noirq. */
-static void skip_suspend_rpm(int dev, enum pm_phase p)
-{
-	unsigned int f = cfg.dpm_flags ? cfg.dpm_flags[dev] : 0;
-
-	if (p == PH_SUSPEND) {
-		st[dev].rpm_off = true;
-		do_check_direct_complete(dev);
-		return;
-	}
-	if (st[dev].dc)
-		return;		/* direct_complete skips the later phases */
-	if (!(f & PMF_SMART_SUSPEND))
-		check_fail(INV_SKIP,
-			   "'%s' skipped its %s callback as runtime-suspended, but its driver did not set DPM_FLAG_SMART_SUSPEND",
-			   nm(dev), pm_phase_name(p));
-	check_suspend_start(dev, p);
-	st[dev].rpm_off = true;
-	st[dev].lvl = pm_phase_depth(p);
-}
-
-/* A resume-side step skipped because the device is left in suspend:
- * direct_complete, or the DPM flags (devices.rst: the noirq and early
- * resume callbacks may be skipped with DPM_FLAG_MAY_SKIP_RESUME, on thaw
- * with DPM_FLAG_SMART_SUSPEND, never on restore: dev_pm_skip_resume()).
- * The device stays suspended as deep as it was.  Before 5.8
- * (cfg.left_skips_resume) its resume callback is skipped too, and
- * DPM_FLAG_LEAVE_SUSPENDED lets a thaw skip as well
- * (dev_pm_may_skip_resume() excluded only restore). */
-static void skip_resume_rpm(int dev, enum pm_phase p)
-{
-	unsigned int f = cfg.dpm_flags ? cfg.dpm_flags[dev] : 0;
-	enum oracle_resume r = resume_kind();
-
-	/* A direct-complete device's suspend callback never ran, so its
-	 * resume step has nothing to undo: it leaves suspend to runtime PM,
-	 * as with EV_DIRECT_RESUME.  So also when a subordinate cleared its
-	 * direct_complete after it was taken (KV-3): main.c then runs its
-	 * late, noirq and early callbacks, and before 6.1 skips its resume
-	 * step as not suspended. */
-	if (st[dev].dc) {
-		if (p == PH_RESUME)
-			st[dev].lvl = 0;
-		return;
-	}
-	if (p == PH_RESUME && !cfg.left_skips_resume)
-		check_fail(INV_SKIP,
-			   "'%s' skipped its resume callback: only direct_complete skips it",
-			   nm(dev));
-	/* Before 5.8, left in suspend by an earlier step of this resume,
-	 * which was judged by its own event: main.c cleared the device's
-	 * later is_*_suspended flags then, so the later steps pass it by
-	 * whatever their event (from 5.8 each step asks
-	 * dev_pm_skip_resume() with its own).  A hibernation whose noirq freeze fails resumes the
-	 * noirq phase with RECOVER, which may leave a device in suspend, and
-	 * the later phases with RESTORE (hibernation_snapshot(): no image
-	 * was made). */
-	if (st[dev].kept && cfg.left_skips_resume) {
-		if (p == PH_RESUME)
-			st[dev].lvl = 0;
-		return;
-	}
-	/* A suspend that aborted before the device's noirq suspend leaves a
-	 * device its late suspend skipped (smart suspend) in suspend
-	 * (device_resume_noirq(): the !is_noirq_suspended path clears
-	 * must_resume when dev_pm_skip_suspend()). */
-	bool left_by_late = f & PMF_SMART_SUSPEND && st[dev].rpm_off &&
-			    st[dev].lvl < 3 && (suspend_failed || wakeup_abort);
-
-	if (r == RESUME_RESTORE ||
-	    (r == RESUME_THAW && !(f & PMF_SMART_SUSPEND) &&
-	     !(cfg.left_skips_resume && f & PMF_MAY_SKIP_RESUME)) ||
-	    (r == RESUME_PLAIN && !(f & PMF_MAY_SKIP_RESUME) && !left_by_late))
-		check_fail(INV_SKIP,
-			   "'%s' skipped its %s callback, which %s",
-			   nm(dev), pm_phase_name(p),
-			   r == RESUME_RESTORE ? "a restore never skips" :
-			   r == RESUME_THAW ?
-			   "a thaw skips only with DPM_FLAG_SMART_SUSPEND" :
-			   "a resume skips only with DPM_FLAG_MAY_SKIP_RESUME, or with DPM_FLAG_SMART_SUSPEND after a suspend that aborted before its noirq suspend and after its late suspend was skipped");
-	st[dev].kept = true;
-	/* Left in suspend for good: from here on it is runtime PM's, as a
-	 * direct-complete device is. */
-	if (p == PH_RESUME)
-		st[dev].lvl = 0;
-	st[dev].kept_thaw = r == RESUME_THAW;
-	st[dev].kept_aborted = p == PH_RESUME_EARLY && st[dev].lvl == 2 &&
-			       (suspend_failed || wakeup_abort);
-}
-
-/*
- * EV_SKIP: the PM core was done with dev in phase p without calling the
- * callback it has there (docs/oracle.md, SKIP).  A device with no
- * callback counts as one whose callback took no time.
- */
-/* The DPM flags let main.c skip a runtime-suspended device's driver
- * callback in the late, noirq and early phases, never its middle layer's:
- * device_suspend_late() and the others call the layer's callback when it
- * has one (goto Run) before they test dev_pm_skip_suspend() or
- * dev_pm_skip_resume(); the layer decides (the harness's skip the device,
- * as the PCI bus does, and the runtime tells it asked). */
-static void check_layer_asked(int dev, enum pm_phase p, int why, long long facts)
-{
-	if (why != SKIP_RUNTIME_SUSPENDED || !cfg.cb_layer || !(cfg.cb_layer[dev] >> p & 1) ||
-	    (p != PH_SUSPEND_LATE && p != PH_SUSPEND_NOIRQ &&
-	     p != PH_RESUME_NOIRQ && p != PH_RESUME_EARLY) ||
-	    (facts & (EV_SKIPF_TOLD | EV_SKIPF_LAYER_ASKED | EV_SKIPF_DIRECT_COMPLETE)) !=
-	    EV_SKIPF_TOLD || st[dev].dc)
-		return;
-	check_fail(INV_SKIP,
-		   "main.c skipped the %s of '%s' as runtime-suspended without calling its middle layer, which has a callback for it: only the driver's callback may be skipped so",
-		   pm_phase_name(p), nm(dev));
-}
-
-static void do_check_skip(int dev, enum pm_phase p, int why, long long facts)
-{
-	struct dstate *s = &st[dev];
-	int d = pm_phase_depth(p);
-
-	pr_info("%s: %s callback skipped: %s", nm(dev), pm_phase_name(p),
-		(unsigned)why >= NR_SKIP ? "?" :
-		why == SKIP_RUNTIME_SUSPENDED && !pm_phase_is_suspend(p) ?
-		"it stays suspended (direct_complete or the DPM flags)" :
-		skip_names[why]);
-	if (out_of_play(dev))
-		return;
-	if (why == SKIP_ABORTING)
-		walk_note_stop(dev, p, false);
-	if (p == PH_PREPARE || p == PH_COMPLETE) {
-		if (why == SKIP_NO_CALLBACK)
-			s->prepared = p == PH_PREPARE;
-		return;
-	}
-	/* A syscore device's callbacks are syscore ops': none here, and the
-	 * PM core does not order it (its resume steps skip it before they
-	 * wait for the parent), so neither does the oracle. */
-	if (why == SKIP_SYSCORE && s->syscore)
-		return;
-	if (why == SKIP_NO_CALLBACK) {
-		if (pm_phase_is_suspend(p)) {
-			/* Even while the transition aborts: what reports this
-			 * skip saw the PM core mark the device suspended that
-			 * deep (kernel/rt/events.c, judge_suspend(); a device
-			 * the PM core left as it was is SKIP_ABORTING), so its
-			 * parent may suspend after it. */
-			check_suspend_start(dev, p);
-			s->lvl = d;
-		} else if (s->lvl >= d) {
-			check_resume_start(dev, p);
-			s->lvl = d - 1;
-		}
-		return;
-	}
-	check_layer_asked(dev, p, why, facts);
-	if (pm_phase_is_suspend(p)) {
-		switch (why) {
-		case SKIP_RUNTIME_SUSPENDED:
-			skip_suspend_rpm(dev, p);
-			return;
-		case SKIP_ABORTING:
-			if (!(suspend_failed || wakeup_abort))
-				break;
-			/* device_resume_noirq() clears must_resume of a device
-			 * the noirq phase did not suspend when
-			 * dev_pm_skip_suspend(): its early resume leaves it in
-			 * suspend (5.8 and later). */
-			if (p == PH_SUSPEND_NOIRQ && s->rpm_off && !s->dc &&
-			    s->lvl == 2 && cfg.dpm_flags &&
-			    cfg.dpm_flags[dev] & PMF_SMART_SUSPEND &&
-			    !cfg.left_skips_resume)
-				s->stays_early = true;
-			return;
-		default:
-			break;
-		}
-	} else {
-		switch (why) {
-		case SKIP_RUNTIME_SUSPENDED:
-			skip_resume_rpm(dev, p);
-			check_rpm_kept(dev, p, facts);
-			return;
-		case SKIP_NOT_SUSPENDED:
-			if (s->lvl < d || s->dc)
-				return;
-			check_fail(INV_SKIP,
-				   "'%s' skipped its %s callback as not suspended, but it was suspended (depth %d)",
-				   nm(dev), pm_phase_name(p), s->lvl);
-		default:
-			break;
-		}
-	}
-	check_fail(INV_SKIP, "'%s' skipped its %s callback because %s, which does not apply",
-		   nm(dev), pm_phase_name(p),
-		   (unsigned)why < NR_SKIP ? skip_names[why] : "?");
-}
-
-static void do_check_link(int con, int sup, bool on)
+void do_check_link(int con, int sup, bool on)
 {
 	for (int k = 0; k < ndlinks; k++)
 		if (dlinks[k].con == con && dlinks[k].sup == sup) {
@@ -1364,7 +747,7 @@ static void do_check_link(int con, int sup, bool on)
 		       ((struct dlink){ con, sup, on }));
 }
 
-static void do_check_added(int dev)
+void do_check_added(int dev)
 {
 	pr_info("device '%s' registered", nm(dev));
 	st[dev].absent = false;
