@@ -11,12 +11,23 @@ renamed in the order they are declared, comments and header lines
 dropped).  scripts/campaign (and so fuzz-quick) and scripts/check-tree
 label their findings here (docs/check-tree.md, "Known or new").
 """
+import functools
 import re
 import subprocess
 
 
+@functools.lru_cache(maxsize=None)
+def _knobs(repro, variant):
+    return tuple(knobs_uncached(repro, variant))
+
+
 def knobs(repro, variant, env=None):
-    """The variant's knobs as [(name, what)] in its order (dpmrepro --fix list)."""
+    """The variant's knobs as [(name, what)] in its order (dpmrepro --fix
+    list), asked once per program and variant."""
+    return list(_knobs(str(repro), variant)) if env is None else knobs_uncached(repro, variant, env)
+
+
+def knobs_uncached(repro, variant, env=None):
     p = subprocess.run([str(repro), "--fix", "list", "--variant", variant], env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     out = []
