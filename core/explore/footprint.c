@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "explore_int.h"
+#include "../oracle/invariant.h"
 
 /* ---- keys ---- */
 
@@ -407,12 +408,41 @@ static void oracle_all(uint8_t kind)
 	}
 }
 
-static void oracle_related(int d)
+static void oracle_related(int d, uint8_t kind)
 {
 	for (int k = 0; k < X.nrelated[d]; k++)
-		add_acc(KEY_ORACLE | (uint64_t)X.related[d][k], K_R);
+		add_acc(KEY_ORACLE | (uint64_t)X.related[d][k], kind);
 }
 
+/* The oracle's state an access scope (OS_*, core/oracle/invariant.h)
+ * names, as objects: kind K_R or K_W. */
+static void oracle_scope(unsigned int scope, int d, uint8_t kind)
+{
+	if (scope & OS_GLOBAL)
+		add_acc(KEY_OGLOBAL, kind);
+	if (scope & OS_ALL)
+		oracle_all(kind);
+	if (d < 0 || d >= X.s->ndev)
+		return;
+	if (scope & OS_SELF)
+		add_acc(KEY_OOWN | (uint64_t)d, kind);
+	if (scope & OS_DEPTH)
+		add_acc(KEY_ORACLE | (uint64_t)d, kind);
+	if (scope & OS_RELATED)
+		oracle_related(d, kind);
+	if (scope & OS_WAITED && X.pm_wait[d] >= 0)
+		add_acc(KEY_ORACLE | (uint64_t)X.pm_wait[d], kind);
+	if (scope & OS_MEMORY)
+		add_acc(KEY_MEM | (uint64_t)d, kind);
+}
+
+/*
+ * What an event touches of the oracle's state, as the oracle declares it
+ * (oracle_footprint(): the record's access and every invariant's that
+ * consumes the event).  With async impossible, or pm_trace in a resume
+ * phase, the oracle checks callbacks one at a time in list order
+ * (SYNC-ORDER): such events read and write all of it.
+ */
 void on_event(const struct dpm_event *ev, void *ctx)
 {
 	(void)ctx;
@@ -420,80 +450,14 @@ void on_event(const struct dpm_event *ev, void *ctx)
 		X.outcome += explore_outcome_event(ev);
 	if (!X.in_run || X.cur < X.keep)
 		return;
-	int d = ev->dev;
-	bool dev_ok = d >= 0 && d < X.s->ndev;
-	uint64_t own = KEY_OOWN | (uint64_t)d, order = KEY_ORACLE | (uint64_t)d;
-	/* With async impossible, or pm_trace in a resume phase, the oracle
-	 * checks callbacks one at a time in list order (SYNC-ORDER): every
-	 * callback event reads and writes its global state. */
-	bool sync = !X.async_possible ||
-		    (X.s->pm_trace && ev->phase >= 0 &&
-		     !pm_phase_is_suspend(ev->phase) && ev->phase != PH_COMPLETE);
+	bool serial = !X.async_possible ||
+		      (X.s->pm_trace && ev->phase >= 0 &&
+		       !pm_phase_is_suspend(ev->phase) && ev->phase != PH_COMPLETE);
+	unsigned int reads, writes;
 
-	switch (dev_ok ? ev->kind : -1) {
-	case EV_CB_START:
-		/* Reads the phase, its own and its relatives' depth; its
-		 * own busy, ran, prepared. */
-		if (sync)
-			break;
-		add_acc(KEY_OGLOBAL, K_R);
-		add_acc(own, K_W);
-		add_acc(order, K_R);
-		oracle_related(d);
-		return;
-	case EV_CB_END:
-		/* Its depth or prepared; the device its driver waited for;
-		 * the transition's failures (read at phase and transition
-		 * ends). */
-		if (sync)
-			break;
-		add_acc(KEY_OGLOBAL, K_R);
-		add_acc(own, K_W);
-		add_acc(order, K_W);
-		if (X.pm_wait[d] >= 0)
-			add_acc(KEY_ORACLE | (uint64_t)X.pm_wait[d], K_R);
-		return;
-	case EV_DIRECT_COMPLETE:
-		if (sync)
-			break;
-		add_acc(KEY_OGLOBAL, K_R);
-		add_acc(own, K_R);
-		add_acc(order, K_W);
-		oracle_related(d);
-		return;
-	case EV_DIRECT_RESUME:
-		add_acc(KEY_OGLOBAL, K_R);
-		add_acc(order, K_W);
-		return;
-	case EV_HANDLED:
-		add_acc(own, K_W);
-		return;
-	case EV_GONE:
-		add_acc(order, K_W);
-		return;
-	case EV_FREED:
-		add_acc(own, K_W);
-		add_acc(KEY_MEM | (uint64_t)d, K_W);
-		return;
-	case -1:
-		if (ev->kind == EV_PHASE_BEGIN) {
-			/* The phase in progress only. */
-			add_acc(KEY_OGLOBAL, K_W);
-			return;
-		}
-		if (ev->kind == EV_PHASE_END) {
-			/* And whether any device is still running, or
-			 * (SLEEP-COMPLETE) not suspended. */
-			add_acc(KEY_OGLOBAL, K_W);
-			oracle_all(K_R);
-			return;
-		}
-		break;
-	default:
-		break;
-	}
-	add_acc(KEY_OGLOBAL, K_W);
-	oracle_all(K_W);
+	oracle_footprint(ev, serial, &reads, &writes);
+	oracle_scope(reads, ev->dev, K_R);
+	oracle_scope(writes, ev->dev, K_W);
 }
 
 

@@ -15,6 +15,7 @@
  * links); its superiors its parent and its suppliers.
  */
 #include "oracle_int.h"
+#include "invariant.h"
 #include "../util/xalloc.h"
 
 #include <stdarg.h>
@@ -24,22 +25,16 @@
 
 #include "../kapi/kapi.h"
 
-static const char *const inv_names[NR_INV] = {
-	"SUSPEND-AFTER-CHILDREN", "RESUME-AFTER-PARENT", "ONCE", "ROLLBACK",
-	"REMOVED", "LIVENESS", "PHASE-BARRIER", "SYNC-ORDER", "REFS",
-	"SLEEP-COMPLETE", "SKIP", "WAKEUP", "STATS", "CALLBACK", "RUNTIME-PM",
-	"LOCKS",
-};
-
 const char *inv_name(enum inv id)
 {
-	return (unsigned)id < NR_INV ? inv_names[id] : "?";
+	return (unsigned)id < (unsigned)oracle_ninvariants ?
+	       oracle_invariants[id]->name : "?";
 }
 
 int inv_parse(const char *name)
 {
-	for (int i = 0; i < NR_INV; i++)
-		if (!strcmp(name, inv_names[i]))
+	for (int i = 0; i < oracle_ninvariants; i++)
+		if (!strcmp(name, oracle_invariants[i]->name))
 			return i;
 	return -1;
 }
@@ -149,6 +144,9 @@ void oracle_reset(const struct oracle_config *c)
 	told_resume = -1;
 	running_total = 0;
 	memset(running, 0, sizeof(running));
+	for (int i = 0; i < oracle_ninvariants; i++)
+		if (oracle_invariants[i]->reset)
+			oracle_invariants[i]->reset();
 }
 
 const struct oracle_result *oracle_result(void)
@@ -176,6 +174,31 @@ void check_fail(enum inv id, const char *fmt, ...)
 	vrecord(id, fmt, ap);
 	va_end(ap);
 	dpm_eng->stop();
+}
+
+void oracle_fail(int id, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vrecord((enum inv)id, fmt, ap);
+	va_end(ap);
+	dpm_eng->stop();
+}
+
+const char *oracle_dev_name(int dev)
+{
+	return nm(dev);
+}
+
+int oracle_ndev(void)
+{
+	return cfg.ndev;
+}
+
+int oracle_depth(int dev)
+{
+	return dev >= 0 && dev < cfg.ndev ? (st[dev].dc ? 3 : st[dev].lvl) : 0;
 }
 
 const char *nm(int dev)
@@ -845,6 +868,13 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		break;
 	default:
 		break;
+	}
+	/* The invariants with a check of their own (table.c). */
+	for (int i = NR_INV_BUILTIN; i < oracle_ninvariants; i++) {
+		const struct invariant *v = oracle_invariants[i];
+
+		if (v->check && (v->events & EVB(ev->kind)))
+			v->check(i, ev);
 	}
 	quiet_unlock(&oracle_lk);
 }
