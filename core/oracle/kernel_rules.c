@@ -378,10 +378,7 @@ void check_dc_kept(int dev, enum pm_phase p)
 
 	if (!s->dc || p == PH_PREPARE || p == PH_COMPLETE)
 		return;
-	if (!(cfg.tolerate & ORACLE_TOL_DC_CLEARED)) {
-		check_fail(INV_SKIP,
-			   "the %s callback of '%s' started, but it took the direct_complete path this transition: its suspend callback never ran",
-			   pm_phase_name(p), nm(dev));
-		return;
-	}
+	check_fail_unless(ORACLE_TOL_DC_CLEARED, INV_SKIP,
+			  "the %s callback of '%s' started, but it took the direct_complete path this transition: its suspend callback never ran",
+			  pm_phase_name(p), nm(dev));
 }

@@ -176,6 +176,27 @@ void check_fail(enum inv id, const char *fmt, ...)
 	dpm_eng->stop();
 }
 
+void check_fail_unless(unsigned int waiver, enum inv id, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (!(waiver & cfg.tolerate)) {
+		vrecord(id, fmt, ap);
+		va_end(ap);
+		dpm_eng->stop();
+		return;
+	}
+	if (!result.waived) {
+		result.waived_id = id;
+		vsnprintf(result.waived_msg, sizeof(result.waived_msg), fmt, ap);
+		pr_info("dpmfuzz: KNOWN (waived) %s: %s", inv_name(id),
+			result.waived_msg);
+	}
+	result.waived |= waiver;
+	va_end(ap);
+}
+
 void oracle_fail(int id, const char *fmt, ...)
 {
 	va_list ap;
@@ -364,13 +385,14 @@ void check_suspend_start(int dev, enum pm_phase p)
 	}
 }
 
-/* KV-2 accepted (ORACLE_TOL_KEPT_SUPERIOR): par was left in suspend by a
- * resume step it skipped after a suspend that aborted; KV-9
- * (ORACLE_TOL_THAW_KEPT_SUPERIOR): by a thaw. */
-bool kept_ok(int par)
+/* The waiver of a superior par left in suspend: KV-2
+ * (ORACLE_TOL_KEPT_SUPERIOR) when a resume step it skipped after a
+ * suspend that aborted left it so, KV-9 (ORACLE_TOL_THAW_KEPT_SUPERIOR)
+ * when a thaw did; 0 when neither. */
+unsigned int kept_ok(int par)
 {
-	return (cfg.tolerate & ORACLE_TOL_KEPT_SUPERIOR && st[par].kept_aborted) ||
-	       (cfg.tolerate & ORACLE_TOL_THAW_KEPT_SUPERIOR && st[par].kept_thaw);
+	return (st[par].kept_aborted ? ORACLE_TOL_KEPT_SUPERIOR : 0) |
+	       (st[par].kept_thaw ? ORACLE_TOL_THAW_KEPT_SUPERIOR : 0);
 }
 
 void check_resume_start(int dev, enum pm_phase p)
@@ -387,9 +409,9 @@ void check_resume_start(int dev, enum pm_phase p)
 		int par = dlinks[k].sup;
 
 		if (!dlinks[k].on || dlinks[k].con != dev || out_of_play(par) ||
-		    st[par].lvl < d || kept_ok(par))
+		    st[par].lvl < d)
 			continue;
-		check_fail(INV_RESUME_AFTER_PARENT,
+		check_fail_unless(kept_ok(par), INV_RESUME_AFTER_PARENT,
 			   "supplier '%s' had not %s when its consumer '%s' started %s",
 			   nm(par), st[par].busy == (int)p ?
 			   "finished resuming (its callback is running)" : "resumed",
@@ -398,9 +420,9 @@ void check_resume_start(int dev, enum pm_phase p)
 	for (int k = sup_start[dev]; k < sup_start[dev + 1]; k++) {
 		int par = sup_list[k];
 
-		if (out_of_play(par) || st[par].lvl < d || kept_ok(par))
+		if (out_of_play(par) || st[par].lvl < d)
 			continue;
-		check_fail(INV_RESUME_AFTER_PARENT,
+		check_fail_unless(kept_ok(par), INV_RESUME_AFTER_PARENT,
 			   "%s '%s' had not %s when its %s '%s' started %s",
 			   is_child(dev, par) ? "parent" : "supplier", nm(par),
 			   st[par].busy == (int)p ? "finished resuming (its callback is running)" :

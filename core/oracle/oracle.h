@@ -123,6 +123,11 @@ struct oracle_result {
 	bool violated;
 	enum inv id;
 	char msg[ORACLE_MSG_MAX];
+	/* Known findings the run showed and a knob on waived (ORACLE_TOL_*
+	 * bits), and the first one's violation as it would have read. */
+	unsigned int waived;
+	enum inv waived_id;
+	char waived_msg[ORACLE_MSG_MAX];
 	/* When and in which task the violation was seen. */
 	uint64_t viol_ns;
 	int viol_tid;

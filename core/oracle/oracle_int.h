@@ -105,6 +105,7 @@ struct dlink { int con, sup; bool on; };
 #define csr_build orc_csr_build
 #define vrecord orc_vrecord
 #define check_fail orc_check_fail
+#define check_fail_unless orc_check_fail_unless
 #define nm orc_nm
 #define out_of_play orc_out_of_play
 #define phase_forward orc_phase_forward
@@ -182,6 +183,9 @@ void csr_build(int ne, const int *key, const int *val, int **start,
 		      int **list);
 void vrecord(enum inv id, const char *fmt, va_list ap);
 void check_fail(enum inv id, const char *fmt, ...);
+/* check_fail(), unless waiver (an ORACLE_TOL_* bit, or 0) is on: then the
+ * run goes on and its result names the known finding (waived). */
+void check_fail_unless(unsigned int waiver, enum inv id, const char *fmt, ...);
 const char *nm(int dev);
 bool out_of_play(int dev);
 bool phase_forward(enum pm_phase p);
@@ -196,7 +200,7 @@ void do_check_failed_step(long long q);
 void do_check_phase_end(enum pm_phase p);
 bool is_child(int c, int dev);
 void check_suspend_start(int dev, enum pm_phase p);
-bool kept_ok(int par);
+unsigned int kept_ok(int par);
 void check_resume_start(int dev, enum pm_phase p);
 void check_pm_wait(int dev, enum pm_phase p);
 void do_check_direct_complete(int dev);

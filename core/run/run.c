@@ -611,10 +611,34 @@ void run_take_verdict(struct run_result *r)
 	const struct oracle_result *cr = oracle_result();
 
 	memcpy(r->phase_ns, cr->phase_ns, sizeof(r->phase_ns));
+	r->waived = cr->waived;
+	r->waived_id = cr->waived_id;
+	snprintf(r->waived_msg, sizeof(r->waived_msg), "%s", cr->waived_msg);
 	if (cr->violated) {
 		r->violated = true;
 		r->id = cr->id;
 		snprintf(r->msg, sizeof(r->msg), "%s", cr->msg);
+	}
+}
+
+void run_waivers(const struct pm_variant *v, const struct run_result *r,
+		 char *buf, size_t n)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (int k = 0; k < v->nknobs && at < n; k++) {
+		const struct knob *kb = &v->knobs[k];
+		size_t len = strcspn(kb->reason, ":");
+
+		if (!(kb->tolerates & r->waived))
+			continue;
+		/* The finding's name: the knob's reason up to its colon. */
+		if (!kb->reason[len] || len > 16)
+			len = 0;
+		at += (size_t)snprintf(buf + at, n - at, "%s%.*s%s(waiver %s)",
+				       at ? ", " : "", (int)len, kb->reason,
+				       len ? " " : "", kb->name);
 	}
 }
 
@@ -784,6 +808,13 @@ bool dpm_report(const struct scenario *s, const struct run_opts *o,
 			r->msg);
 	else
 		fprintf(out, "dpmfuzz: no violation on replay\n");
+	if (!r->violated && r->waived) {
+		char names[512];
+
+		run_waivers(o->variant, r, names, sizeof(names));
+		fprintf(out, "dpmfuzz: KNOWN %s: %s: %s\n", names,
+			inv_name(r->waived_id), r->waived_msg);
+	}
 	fprintf(out, "--- variant %s, fixes: %s\n--- scenario:\n",
 		o->variant->name, fixes);
 	char *txt = dpm_scenario_as_run(s, o);

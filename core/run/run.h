@@ -60,6 +60,12 @@ struct run_result {
 	bool interrupted;
 	enum inv id;
 	char msg[RUN_MSG_MAX];	/* the violation, for LIVENESS the wait-for list */
+	/* Known findings of a kernel tree the run showed and a waiver knob
+	 * on accepted (struct knob.tolerates bits), and the first one's
+	 * violation as it would have read (run_waivers() names them). */
+	unsigned int waived;
+	enum inv waived_id;
+	char waived_msg[RUN_MSG_MAX];
 	int errors[RUN_ERRORS_KEPT];	/* what each of the first cycles reported */
 	uint64_t phase_ns[NR_PHASES];	/* virtual time per phase, 1st cycle */
 	struct det_stats stats;
@@ -67,6 +73,11 @@ struct run_result {
 
 void dpm_run(const struct scenario *s, const struct run_opts *o,
 	     struct run_result *r);
+
+/* The findings r->waived names, as "KV-3 (waiver kv3-dc-cleared)" joined
+ * by ", ", into buf: what a run that showed known findings reports. */
+void run_waivers(const struct pm_variant *v, const struct run_result *r,
+		 char *buf, size_t n);
 
 /*
  * s as a variant whose kernel has the features feat (VF_*) runs it: the
