@@ -272,8 +272,10 @@ void do_check_relinked(int dev)
  * callback never runs so.  Its runtime status only goes from suspended to
  * active in the suspend phase (its prepare holds a usage count), so
  * suspended at the callback's start means suspended at the test.  Not a
- * device that supplies a link (any consumer may clear it) or whose child
- * left play. */
+ * device that supplies a link (any consumer may clear it: main.c's
+ * dpm_clear_superiors_direct_complete() walks every supplier link, a
+ * DORMANT one too, which the runtime does not publish as ordering) or
+ * whose child left play. */
 void check_dc_due(int dev, enum pm_phase p, long long facts)
 {
 	if (p != PH_SUSPEND || !cfg.cb_layer || cfg.dc_forbidden ||
@@ -282,6 +284,8 @@ void check_dc_due(int dev, enum pm_phase p, long long facts)
 	    !st[dev].prep_pos || out_of_play(dev) ||
 	    (cfg.dpm_flags && cfg.dpm_flags[dev] & PMF_NO_DIRECT_COMPLETE) ||
 	    (cfg.wakeup && cfg.wakeup[dev]))
+		return;
+	if (cfg.supplies && cfg.supplies[dev])
 		return;
 	for (int k = 0; k < cfg.nlinks; k++)
 		if (cfg.link_sup[k] == dev)

@@ -66,6 +66,10 @@ struct oracle_config {
 	/* Per device: a wakeup source, enabled (device_may_wakeup()); NULL:
 	 * none (the kernel variants with wake-up support). */
 	const bool *wakeup;
+	/* Per device: it is the supplier of some link of the scenario,
+	 * whatever its flags and state (a consumer's suspend clears its
+	 * suppliers' direct_complete over every link it has); NULL: none. */
+	const bool *supplies;
 	/* The transition's events: direct_complete is allowed (suspend to
 	 * RAM or idle: PM_EVENT_SUSPEND), and which resume follows a
 	 * suspend that went through, one that failed, and one a wake-up

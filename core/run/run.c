@@ -568,6 +568,7 @@ void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 		.pm_wait = v->pm_wait,
 	};
 	v->exempt = v->syscore = v->late = v->wakeup = v->may_async = NULL;
+	v->supplies = NULL;
 	v->cb_layer = v->cb_driver = NULL;
 	v->dpm_flags = NULL;
 	oracle_view_kernel(v, s, feat);
@@ -580,6 +581,12 @@ void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 			if (s->act[i].kind == ACT_ASYNC_ATTR && s->act[i].dev >= 0 &&
 			    s->act[i].dev < s->ndev)
 				v->may_async[s->act[i].dev] = s->pm_async;
+		v->supplies = dpm_xcalloc(n, sizeof(bool));
+		for (int i = 0; i < s->ndev; i++)
+			for (int k = 0; k < s->dev[i].nsup; k++)
+				if (s->dev[i].sup[k] >= 0 && s->dev[i].sup[k] < s->ndev)
+					v->supplies[s->dev[i].sup[k]] = true;
+		v->cfg.supplies = v->supplies;
 		v->cfg.stats = true;
 		v->cfg.may_async = v->may_async;
 		v->cfg.walk_stops = true;
@@ -651,6 +658,7 @@ void oracle_view_free(struct oracle_view *v)
 	free(v->link_sup);
 	free(v->link_con);
 	free(v->exempt);
+	free(v->supplies);
 	free(v->syscore);
 	free(v->late);
 	free(v->wakeup);
