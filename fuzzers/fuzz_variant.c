@@ -3,6 +3,7 @@
  * fuzz_<variant>: one fuzz target per registered variant, built from this
  * file with FUZZ_VARIANT_NAME set (fuzzers/CMakeLists.txt; the registry
  * is core/variants/variants.cmake): fuzz_seed, fuzz_rwsem, fuzz_modern,
+ * fuzz_modern_6.16 (modern-6.16: without worker limits, see below),
  * and fuzz_kernel_<version> for each kernel tree configured.
  *
  * Oracle: every device suspends after its children (and consumers) and
@@ -27,7 +28,8 @@
  * Settings (core/run/settings.h, docs/fuzzing.md): DPMFUZZ_FIX=<knob,...|
  * all> turns kernel fixes on, DPMFUZZ_FIX=list prints the knobs;
  * DPMFUZZ_MAX_DEVICES=N decodes smaller trees (the benchmarks use 16);
- * DPMFUZZ_NO_WORKER_LIMIT=1 decodes every worker limit as none;
+ * DPMFUZZ_NO_WORKER_LIMIT=1 decodes every worker limit as none (the
+ * default of a variant whose scheme deadlocks under one: modern-6.16);
  * DPMFUZZ_INTERLEAVING=1 turns on interleaving feedback: the oracle's
  * events bump libFuzzer extra counters, so an input reaching a new order
  * of callbacks is kept though it covers no new line (off by default: the
@@ -104,6 +106,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		die("this target's variant " FUZZ_VARIANT_NAME " is not in the registry");
 	if (dpm_env_read(&env, err, sizeof(err)))
 		die(err);
+	dpm_env_variant(&env, opts.variant);
 	if (env.fix && !strcmp(env.fix, "list")) {
 		knobs_list(opts.variant, stdout);
 		exit(0);

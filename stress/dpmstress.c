@@ -787,9 +787,10 @@ static int resolve(struct scenario *find, char *err, size_t errlen)
 
 	if (dpm_env_read(&env, err, errlen))
 		return -1;
-	cfg.no_worker_limit = env.limits.no_worker_limit;
 	if (!cfg.variant)
 		cfg.variant = variant_find("seed");
+	dpm_env_variant(&env, cfg.variant);
+	cfg.no_worker_limit = env.limits.no_worker_limit;
 	if (cfg.replay) {
 		if (load("--replay", cfg.replay, &replay_scn, err, errlen))
 			return -1;

@@ -6,6 +6,8 @@
  * scenario is built so that the kernel rule it checks, if the model
  * broke it, would show as a violation or a different log.
  */
+#include <stdlib.h>
+
 #include "expect.h"
 #include "run_text.h"
 
@@ -175,6 +177,77 @@ static void test_async_early_timing(void)
 	EXPECT_EQ(r.phase_ns[PH_RESUME], 1000000);
 }
 
+/* The knob names knobs_list() prints for variant name, one a line. */
+static void knob_names(const char *name, char *buf, size_t n)
+{
+	char *list = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&list, &len);
+
+	knobs_list(variant_find(name), f);
+	fclose(f);
+	buf[0] = '\0';
+	for (char *l = list; l && *l; l = strchr(l, '\n') + 1) {
+		size_t at = strlen(buf);
+
+		snprintf(buf + at, n - at, "%s%.*s", at ? "," : "",
+			 (int)strcspn(l, "\t"), l);
+		if (!strchr(l, '\n'))
+			break;
+	}
+	free(list);
+}
+
+/* modern-6.16 is modern with async-early always on: it lists the six
+ * fixes, "all" is those, and naming async-early changes nothing; modern
+ * lists 6.12's four and still takes the three it gave away. */
+static void test_modern_616(void)
+{
+	const struct pm_variant *v = variant_find("modern-6.16");
+	const struct pm_variant *m = variant_find("modern");
+	static const char six[] = "nocall,resume-deleted,async-error-once,"
+				  "dc-is-suspended,complete-on-error,resume-children-lock";
+	char buf[512];
+	uint64_t a, b;
+	const char *bad;
+	size_t bl;
+
+	EXPECT_TRUE(v && m && v->model == m->model);
+	if (!v || !m)
+		return;
+	knob_names("modern-6.16", buf, sizeof(buf));
+	EXPECT_STR_EQ(buf, six);
+	knob_names("modern", buf, sizeof(buf));
+	EXPECT_STR_EQ(buf, "nocall,resume-deleted,async-error-once,dc-is-suspended");
+	EXPECT_EQ(knobs_parse(v, "all", &a, &bad, &bl), 0);
+	knobs_format(v, a, buf, sizeof(buf));
+	EXPECT_STR_EQ(buf, six);
+	EXPECT_EQ(knobs_parse(v, "all,async-early", &b, &bad, &bl), 0);
+	EXPECT_TRUE(a == b);
+	EXPECT_EQ(knobs_parse(v, "async-early", &b, &bad, &bl), 0);
+	EXPECT_TRUE(b == 0);
+	/* modern's "all" is what it was: the six fixes, no scheme. */
+	EXPECT_EQ(knobs_parse(m, "all", &a, &bad, &bl), 0);
+	knobs_format(m, a, buf, sizeof(buf));
+	EXPECT_STR_EQ(buf, six);
+	EXPECT_EQ(knobs_parse(m, "all,async-early", &a, &bad, &bl), 0);
+	knobs_format(m, a, buf, sizeof(buf));
+	EXPECT_CONTAINS(buf, "async-early");
+
+	/* The scheme runs: a finished child starts its parent at once (as
+	 * in test_async_early_timing with async-early named). */
+	static const char t[] =
+		"dpmfuzz-scenario 1\nvariant modern-6.16\n"
+		"device p async suspend=1000us\n"
+		"device s suspend=1000us\n"
+		"device c parent=p async\n";
+
+	EXPECT_EQ(run_scenario_text(t, "all", true, &r), -1);
+	EXPECT_EQ(r.phase_ns[PH_SUSPEND], 1000000);
+	EXPECT_EQ(run_scenario_text(t, "", true, &r), -1);
+	EXPECT_EQ(r.phase_ns[PH_SUSPEND], 1000000);
+}
+
 /* sysfs_streq(): one trailing newline, nothing after it. */
 static void test_async_attr(void)
 {
@@ -200,5 +273,6 @@ int main(void)
 	test_nocall();
 	test_async_attr();
 	test_async_early_timing();
+	test_modern_616();
 	return test_summary("test_modern");
 }

@@ -57,6 +57,34 @@ static void check_knobs(const struct pm_variant *v)
 	}
 }
 
+/* Forced and moved knobs are knobs of the variant, never both; a
+ * variant whose knobs moved names the variant they went to, which shares
+ * the knobs and forces the moved feature knobs; "all" leaves the forced
+ * ones out (a run adds them). */
+static void check_forced_moved(const struct pm_variant *v)
+{
+	uint64_t mine = v->nknobs >= 64 ? ~0ULL : (1ULL << v->nknobs) - 1;
+	uint64_t all;
+	const char *bad;
+	size_t bl;
+
+	EXPECT_TRUE(!(v->forced & ~mine) && !(v->moved & ~mine));
+	EXPECT_TRUE(!(v->forced & v->moved));
+	EXPECT_TRUE(!v->moved == !v->moved_to);
+	EXPECT_EQ(knobs_parse(v, "all", &all, &bad, &bl), 0);
+	EXPECT_TRUE(!(all & v->forced));
+	EXPECT_TRUE(knobs_effective(v, 0) == v->forced);
+	if (v->moved_to) {
+		const struct pm_variant *w = variant_find(v->moved_to);
+
+		EXPECT_TRUE(w && w != v && w->knobs == v->knobs &&
+			    w->model == v->model);
+		for (int k = 0; w && k < v->nknobs; k++)
+			if (v->moved >> k & 1 && v->knobs[k].feature)
+				EXPECT_TRUE(w->forced >> k & 1);
+	}
+}
+
 static void test_variants(void)
 {
 	EXPECT_TRUE(pm_nvariants >= 3);
@@ -69,6 +97,7 @@ static void test_variants(void)
 			EXPECT_TRUE(strcmp(v->name, pm_variants[j]->name) != 0);
 		check_hooks(v);
 		check_knobs(v);
+		check_forced_moved(v);
 		if (v->diff_with) {
 			const struct pm_variant *w = variant_find(v->diff_with);
 

@@ -774,6 +774,9 @@ static int replay_file(const struct repro_options *ro, char *err, size_t errlen)
 
 	if (dpm_env_read(&env, err, errlen))
 		return -1;
+	/* Fuzz input decodes as the variant's fuzz target decoded it. */
+	if (ro->variant)
+		dpm_env_variant(&env, variant_find(ro->variant));
 	if (dpm_load_file(ro->file, &env.limits, ro->bytes, &s, &is_text, err,
 			  errlen))
 		return -1;

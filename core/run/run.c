@@ -440,9 +440,10 @@ void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
 unsigned int run_features(const struct run_opts *o)
 {
 	unsigned int feat = o->variant->features;
+	uint64_t on = knobs_effective(o->variant, o->fixes);
 
 	for (int k = 0; k < o->variant->nknobs; k++)
-		if (o->fixes >> k & 1)
+		if (on >> k & 1)
 			feat &= ~o->variant->knobs[k].cuts;
 	return feat;
 }
@@ -609,7 +610,7 @@ void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 		v->cfg.cb_driver = v->cb_driver;
 	}
 	for (int k = 0; k < o->variant->nknobs; k++)
-		if (o->fixes >> k & 1)
+		if (knobs_effective(o->variant, o->fixes) >> k & 1)
 			v->cfg.tolerate |= o->variant->knobs[k].tolerates;
 }
 
@@ -690,7 +691,7 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 	ropts = o;
 	pm_variant = o->variant;
 	dpm_model = o->variant->model;
-	dpm_fixes = o->fixes;
+	dpm_fixes = knobs_effective(o->variant, o->fixes);
 	pm_async_enabled = s->pm_async;
 	pm_trace_enabled = s->pm_trace;
 	dpm_log_enabled = o->log;
@@ -722,7 +723,7 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 	bool alloc_failures = true, worker_limit = true;
 
 	for (int k = 0; k < o->variant->nknobs; k++)
-		if (o->fixes >> k & 1) {
+		if (dpm_fixes >> k & 1) {
 			alloc_failures &= !o->variant->knobs[k].no_alloc_failures;
 			worker_limit &= !o->variant->knobs[k].no_worker_limit;
 		}

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../variants/variant.h"
+
 /* A variable that is 0 or 1; -1 if set to anything else. */
 static int env_bool(const char *name, const char **val, char *err,
 		    size_t errlen)
@@ -82,6 +84,14 @@ int dpm_env_read(struct dpm_env *e, char *err, size_t errlen)
 		e->mutator = (int)n;
 	}
 	return 0;
+}
+
+void dpm_env_variant(struct dpm_env *e, const struct pm_variant *v)
+{
+	if (v && v->no_worker_limit && !e->no_worker_limit) {
+		e->no_worker_limit = "1";
+		e->limits.no_worker_limit = true;
+	}
 }
 
 void dpm_env_prefix(const struct dpm_env *e, char *buf, size_t n)

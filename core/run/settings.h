@@ -37,6 +37,13 @@ struct dpm_env {
  * err ("DPMFUZZ_MAX_DEVICES must be 1..160, not 'x'"). */
 int dpm_env_read(struct dpm_env *e, char *err, size_t errlen);
 
+struct pm_variant;
+
+/* A variant fuzzed without a worker limit (struct pm_variant's
+ * no_worker_limit): DPMFUZZ_NO_WORKER_LIMIT=1 for it, unless the
+ * environment sets that variable; the reproduce lines then carry it. */
+void dpm_env_variant(struct dpm_env *e, const struct pm_variant *v);
+
 /* DPMFUZZ_SCHEDULE_BY's default: how the schedule bytes of an input are
  * read (docs/fuzzing.md, "Schedules by task", has the measurement that
  * chose it). */

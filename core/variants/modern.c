@@ -16,6 +16,10 @@
  *
  * Each kernel fix that matters to ordering or liveness is a knob, off by
  * default: with a knob off, the code is as it was before that fix.
+ *
+ * Two variants share this model: modern (6.12) and modern-6.16, which is
+ * modern with the async-early knob always on (6.16's scheme); its two
+ * fixes are listed there, and modern still accepts all three.
  */
 #include <stdio.h>
 #include <string.h>
@@ -1026,16 +1030,39 @@ static const struct diff_config modern_diff[] = {
 	{ 0 },
 };
 
+#define MODERN_FEATURES (VF_LINKS | VF_DIRECT_COMPLETE | VF_PM_WAIT | \
+			 VF_LATE_EARLY | VF_SYSFS_STREQ)
+#define KNOB(k) (1ULL << (k))
+
+/* 6.12: the knobs of 6.16's scheme are modern-6.16's, still accepted
+ * here (old command lines and scenario files run as before). */
 const struct pm_variant variant_modern = {
 	.name = "modern",
-	.summary = "Linux 6.12's main.c (6.16's scheme with async-early), our model",
+	.summary = "Linux 6.12's main.c, our model",
 	.corpus = "modern",
-	.features = VF_LINKS | VF_DIRECT_COMPLETE | VF_PM_WAIT | VF_LATE_EARLY |
-		    VF_SYSFS_STREQ,
+	.features = MODERN_FEATURES,
 	.knobs = modern_knobs,
 	.nknobs = NR_MODERN_FIX,
+	.moved = KNOB(FIX_ASYNC_EARLY) | KNOB(FIX_COMPLETE_ON_ERROR) |
+		 KNOB(FIX_RESUME_CHILDREN_LOCK),
+	.moved_to = "modern-6.16",
 	.diff = modern_diff,
 	.diff_with = "seed",
+	.ops = &model_variant_ops,
+	.model = &modern_model,
+};
+
+/* 6.16: the same model with async-early always on.  fuzz_diff runs the
+ * scheme as modern's second configuration already. */
+const struct pm_variant variant_modern_616 = {
+	.name = "modern-6.16",
+	.summary = "Linux 6.16's main.c scheme (async-early: leaves start first on suspend, roots on resume), our model over modern's walks",
+	.corpus = "modern",
+	.features = MODERN_FEATURES,
+	.knobs = modern_knobs,
+	.nknobs = NR_MODERN_FIX,
+	.forced = KNOB(FIX_ASYNC_EARLY),
+	.no_worker_limit = true,
 	.ops = &model_variant_ops,
 	.model = &modern_model,
 };

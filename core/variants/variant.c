@@ -9,6 +9,13 @@
 const struct pm_variant *pm_variant;
 bool pm_variant_explore_copy;
 uint64_t dpm_fixes;
+bool knobs_moved_noted;
+
+/* Whether knob k is in v's listings: neither forced nor moved. */
+static bool knob_listed(const struct pm_variant *v, int k)
+{
+	return !((v->forced | v->moved) >> k & 1);
+}
 
 /* Compares two version strings number by number ("6.12.9" < "6.12.10"). */
 static int version_cmp(const char *a, const char *b)
@@ -103,6 +110,8 @@ void variants_list(FILE *f)
 		fprintf(f, "%s\t", *sep ? "" : "-");
 		sep = "";
 		for (int k = 0; k < v->nknobs; k++) {
+			if (!knob_listed(v, k))
+				continue;
 			fprintf(f, "%s%s", sep, v->knobs[k].name);
 			sep = ",";
 		}
@@ -140,13 +149,20 @@ int knobs_parse(const struct pm_variant *v, const char *spec, uint64_t *mask,
 			*badlen = len;
 			return -1;
 		}
+		if (v->moved >> k & 1 && v->knobs[k].feature && v->moved_to &&
+		    !knobs_moved_noted) {
+			knobs_moved_noted = true;
+			fprintf(stderr, "note: knob %s of %s is the variant %s now (--variant %s); running it\n",
+				v->knobs[k].name, v->name, v->moved_to,
+				v->moved_to);
+		}
 		m |= 1ULL << k;
 next:
 		p += len;
 		if (*p == ',')
 			p++;
 	}
-	*mask = m;
+	*mask = m & ~v->forced;
 	return 0;
 }
 
@@ -157,7 +173,7 @@ void knobs_format(const struct pm_variant *v, uint64_t mask, char *buf,
 
 	buf[0] = '\0';
 	for (int k = 0; k < v->nknobs; k++) {
-		if (!(mask & (1ULL << k)))
+		if (!(mask & (1ULL << k)) || v->forced >> k & 1)
 			continue;
 		int w = snprintf(buf + at, n - at, "%s%s", at ? "," : "",
 				 v->knobs[k].name);
@@ -172,11 +188,14 @@ void knobs_format(const struct pm_variant *v, uint64_t mask, char *buf,
 
 void knobs_list(const struct pm_variant *v, FILE *f)
 {
-	for (int k = 0; k < v->nknobs; k++)
+	for (int k = 0; k < v->nknobs; k++) {
+		if (!knob_listed(v, k))
+			continue;
 		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v->knobs[k].name,
 			v->knobs[k].commit, v->knobs[k].reason,
 			v->knobs[k].feature ? "feature" : "fix",
 			v->knobs[k].bug ? v->knobs[k].bug : "-",
 			v->knobs[k].needs && *v->knobs[k].needs ? v->knobs[k].needs : "-",
 			v->knobs[k].detector ? v->knobs[k].detector : "-");
+	}
 }

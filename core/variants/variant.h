@@ -131,6 +131,22 @@ struct pm_variant {
 	unsigned int features;		/* VF_* */
 	const struct knob *knobs;
 	int nknobs;
+	/* Knobs always on, whatever the knob list says: the scheme a
+	 * variant over another's model is (modern-6.16: modern's
+	 * async-early).  Never listed; accepted when named. */
+	uint64_t forced;
+	/* Knobs still accepted (old command lines, DPMFUZZ_FIX, scenario
+	 * files) but not listed, as they belong to the variant moved_to
+	 * now; naming a feature knob among them notes so on stderr, once
+	 * per process.  "all" means what it did before they moved. */
+	uint64_t moved;
+	const char *moved_to;
+	/* Its scheme deadlocks under a small worker limit (a finding,
+	 * docs/findings.md#modern-3): its fuzz target, and dpmstress and
+	 * dpmrepro given --variant, decode every worker limit as none, as
+	 * DPMFUZZ_NO_WORKER_LIMIT=1 does, unless that variable is set
+	 * (dpm_env_variant(), core/run/settings.h). */
+	bool no_worker_limit;
 	/* The configurations fuzz_diff runs it in, ended by one without
 	 * fixes; NULL: fuzz_diff leaves it out.  diff_with names the
 	 * variant whose first configuration it is compared with (NULL: it
@@ -168,6 +184,17 @@ static inline bool fix_on(int knob)
 	return dpm_fixes & (1ULL << knob);
 }
 
+/* The knobs a run of v with mask on has on: mask and v's forced ones. */
+static inline uint64_t knobs_effective(const struct pm_variant *v,
+				       uint64_t mask)
+{
+	return mask | v->forced;
+}
+
+/* Set once a moved knob has been noted (knobs_parse()); a caller whose
+ * own configurations name one (fuzz_diff) sets it to stay quiet. */
+extern bool knobs_moved_noted;
+
 /* The registry: every variant of this build, in a fixed order (generated
  * from core/variants/variants.cmake and the kernel trees configured). */
 extern const struct pm_variant *const pm_variants[];
@@ -181,13 +208,18 @@ const char *variant_names(void);
 void variants_list(FILE *f);
 /* Parse "a,b" or "all" or "" into a knob mask; -1 on an unknown name
  * (with its text in *bad).  "all" is every fix but not the feature
- * knobs, which are named ("all,async-early"). */
+ * knobs, which are named ("all,async-early").  The variant's forced
+ * knobs are accepted and left out of the mask (a run adds them:
+ * knobs_effective()); naming a moved feature knob notes where it went
+ * (struct pm_variant). */
 int knobs_parse(const struct pm_variant *v, const char *spec, uint64_t *mask,
 		const char **bad, size_t *badlen);
 /* One line per knob, tab-separated: name, kernel commit, reason, then
- * kind (fix or feature), bug, needs, detector (see struct knob). */
+ * kind (fix or feature), bug, needs, detector (see struct knob).  The
+ * variant's forced and moved knobs are not listed; needs may name a
+ * forced one (the bug needs the scheme the variant always has). */
 void knobs_list(const struct pm_variant *v, FILE *f);
-/* Print "a,b" (or "none") for a mask. */
+/* Print "a,b" (or "none") for a mask, without the forced knobs. */
 void knobs_format(const struct pm_variant *v, uint64_t mask, char *buf,
 		  size_t n);
 

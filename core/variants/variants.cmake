@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The variant registry.  One line per hand-written model:
-#   dpm_variant(NAME SYMBOL CORPUS SOURCE... [SMOKE_RUNS N])
+#   dpm_variant(NAME SYMBOL CORPUS [SOURCE...] [SMOKE_RUNS N])
 # NAME is what --variant takes (and the name in the C definition:
 # tests/test_registry.c checks the registry), SYMBOL the struct pm_variant the
 # source defines, CORPUS its folder in corpus/ (and fuzzers/CORPUS.options),
 # SMOKE_RUNS the runs of its seeded libFuzzer smoke test (default 30000).
+# A variant defined in another's source lists no SOURCE; variants may
+# share a CORPUS.
 # The kernel variants are registered the same way, one per kernel tree
 # (kernel/CMakeLists.txt).  Everything else (core/variants/registry.c,
 # the fuzz targets, fuzz_diff, the tools' --variant and --list-variants,
@@ -48,4 +50,7 @@ endfunction()
 
 dpm_variant(seed variant_seed seed core/variants/seed.c)
 dpm_variant(modern variant_modern modern core/variants/modern.c SMOKE_RUNS 10000)
+# 6.16's scheme over modern's model (modern.c defines both): its seeds
+# and options are modern's.
+dpm_variant(modern-6.16 variant_modern_616 modern SMOKE_RUNS 10000)
 dpm_variant(rwsem variant_rwsem rwsem core/variants/rwsem.c)
