@@ -74,6 +74,12 @@ extern const struct diff_config kernel_diff[];
 	"KV-3: accept the callbacks main.c runs on a device whose direct_complete a subordinate it did not wait for cleared after the device took it", \
 	.bug = "SKIP", .needs = "", .detector = "fuzz",                      \
 	.tolerates = ORACLE_TOL_DC_CLEARED }
+/* KV-4: a synchronous device removed as a resume phase begins is never
+ * handled, and its re-armed completion never done. */
+#define KERNEL_KNOB_KV4 { "kv4-rearmed", "unfixed",                           \
+	"KV-4: accept a hang on the power.completion of a device removed as a resume phase began (the phase's first loop re-armed it after device_pm_remove() completed it)", \
+	.bug = "LIVENESS", .needs = "", .detector = "fuzz",                  \
+	.tolerates = ORACLE_TOL_REARMED }
 /* KV-7: a new device's completion lets one waiter through; the stand-in
  * completes it for all, as complete_all() did up to 6.12. */
 #define KERNEL_KNOB_KV7 { "kv7-init-complete-all", "unfixed",                   \

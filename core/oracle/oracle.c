@@ -217,6 +217,19 @@ int oracle_ndev(void)
 	return cfg.ndev;
 }
 
+int oracle_find(const char *name)
+{
+	for (int i = 0; i < cfg.ndev; i++)
+		if (cfg.names && cfg.names[i] && !strcmp(cfg.names[i], name))
+			return i;
+	return -1;
+}
+
+bool oracle_gone(int dev)
+{
+	return dev >= 0 && dev < cfg.ndev && st[dev].gone;
+}
+
 int oracle_depth(int dev)
 {
 	return dev >= 0 && dev < cfg.ndev ? (st[dev].dc ? 3 : st[dev].lvl) : 0;

@@ -119,6 +119,12 @@ struct oracle_config {
  * main.c then runs the supplier's late, noirq or resume callbacks though
  * its suspend callbacks never ran. */
 #define ORACLE_TOL_DC_CLEARED		4u
+/* KV-4 (docs/kernel.md, "Findings"): a synchronous device removed as a
+ * resume phase begins (device_pm_remove() completes its completion,
+ * then the phase's first loop re-arms it, and nobody handles it after)
+ * leaves whoever waits for it hanging: the run (core/run) accepts a
+ * deadlock in which a task waits for a removed device's completion. */
+#define ORACLE_TOL_REARMED		8u
 
 /* Room for a violation's message. */
 #define ORACLE_MSG_MAX 1024
@@ -146,6 +152,10 @@ const struct oracle_result *oracle_result(void);
 
 /* The bus listener: every event the oracle judges. */
 void oracle_listener(const struct dpm_event *ev, void *ctx);
+
+/* The device of that name, or -1; whether it was removed (EV_GONE). */
+int oracle_find(const char *name);
+bool oracle_gone(int dev);
 
 /* Why device dev is not where a waiter needs it, in words, for the
  * wait-for graph of a LIVENESS report. */

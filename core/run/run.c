@@ -240,6 +240,38 @@ static void report_liveness(enum det_outcome o)
 	}
 }
 
+/*
+ * KV-4 (docs/kernel.md, "Findings"), waived: a deadlock in which a task
+ * waits for the power.completion of a device that was removed (main.c
+ * re-armed it after device_pm_remove() completed it).  The report
+ * becomes the run's known finding.  Whether tolerate has the waiver on.
+ */
+static bool waive_rearmed(unsigned int tolerate)
+{
+	struct det_task_info ti[64];
+	int n = det_unfinished(ti, 64);
+	char what[400], name[SCN_NAME_MAX + 1];
+
+	if (!(tolerate & ORACLE_TOL_REARMED) || ropts->engine == ENGINE_THREADS)
+		return false;
+	for (int i = 0; i < n; i++) {
+		int dev;
+
+		if (ti[i].kind != WAIT_COMPLETION || !ti[i].obj ||
+		    sscanf(describe(ti[i].obj, ti[i].kind, what, sizeof(what)),
+			   "the power.completion of '%39[^']'", name) != 1 ||
+		    (dev = oracle_find(name)) < 0 || !oracle_gone(dev))
+			continue;
+		res->violated = false;
+		res->waived |= ORACLE_TOL_REARMED;
+		res->waived_id = INV_LIVENESS;
+		snprintf(res->waived_msg, sizeof(res->waived_msg), "%s", res->msg);
+		res->msg[0] = 0;
+		return true;
+	}
+	return false;
+}
+
 /* ---- concurrent actions ---- */
 
 static void hotplug_task(void *arg)
@@ -783,9 +815,14 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 		r->interrupted = true;
 	} else if (out == DET_DEADLOCK || out == DET_STEP_LIMIT) {
 		report_liveness(out);
-		if (rec)
-			evs_liveness_mark();
-		pr_info("dpmfuzz: VIOLATION %s: %s", inv_name(r->id), r->msg);
+		if (out == DET_DEADLOCK && waive_rearmed(view.cfg.tolerate)) {
+			pr_info("dpmfuzz: KNOWN (waived) %s: %s", inv_name(r->id),
+				r->msg);
+		} else {
+			if (rec)
+				evs_liveness_mark();
+			pr_info("dpmfuzz: VIOLATION %s: %s", inv_name(r->id), r->msg);
+		}
 	}
 	dpm_listen_none();
 	dpm_order_hook = NULL;
