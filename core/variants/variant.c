@@ -193,7 +193,8 @@ void knobs_list(const struct pm_variant *v, FILE *f)
 			continue;
 		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v->knobs[k].name,
 			v->knobs[k].commit, v->knobs[k].reason,
-			v->knobs[k].feature ? "feature" : "fix",
+			v->knobs[k].feature ? "feature" :
+			v->knobs[k].tolerates ? "waiver" : "fix",
 			v->knobs[k].bug ? v->knobs[k].bug : "-",
 			v->knobs[k].needs && *v->knobs[k].needs ? v->knobs[k].needs : "-",
 			v->knobs[k].detector ? v->knobs[k].detector : "-");

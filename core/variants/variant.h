@@ -215,7 +215,8 @@ void variants_list(FILE *f);
 int knobs_parse(const struct pm_variant *v, const char *spec, uint64_t *mask,
 		const char **bad, size_t *badlen);
 /* One line per knob, tab-separated: name, kernel commit, reason, then
- * kind (fix or feature), bug, needs, detector (see struct knob).  The
+ * kind (fix, feature, or waiver: a knob that tolerates a known finding),
+ * bug, needs, detector (see struct knob).  The
  * variant's forced and moved knobs are not listed; needs may name a
  * forced one (the bug needs the scheme the variant always has). */
 void knobs_list(const struct pm_variant *v, FILE *f);
