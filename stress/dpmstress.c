@@ -93,14 +93,14 @@ enum {
 };
 
 static const struct cli_option options[] = {
-	{ "variant", OPT_VARIANT, "NAME", "the variant to run (--list-variants; default seed, or the --replay text's header)" },
+	{ "variant", OPT_VARIANT, "NAME", "the variant to run (--list-variants; default seed, or the --replay or --find-schedule text's header)" },
 	{ "seed", OPT_SEED, "S", "the seed of the scenarios (default 1): the same seed, the same scenarios" },
 	{ "iterations", OPT_ITERATIONS, "N", "scenarios to run (default 200); with --replay on threads, runs of the file" },
 	{ "time", 't', "TIME", "run for TIME instead of a number of scenarios: seconds, or with s, m or h" },
 	{ "devices", 'n', "MAX", "scenarios of up to MAX devices (default 32)" },
 	{ "fixed-size", OPT_FIXED_SIZE, NULL, "scenarios of exactly MAX devices, and no directed scenario 0 (to measure scale)" },
 	{ "engine", OPT_ENGINE, "det|threads", "the engine (default threads: real threads)" },
-	{ "fix", OPT_FIX, "LIST", "kernel fixes to turn on: knob,...|all|none (default none: as posted); 'list' prints the knobs" },
+	{ "fix", OPT_FIX, "LIST", "kernel fixes to turn on: knob,...|all|none (default none: as posted, or the --replay or --find-schedule text's fix line); 'list' prints the knobs" },
 	{ "jobs", 'j', "N", "N worker processes, each its share of the scenarios (default 1)" },
 	{ "strategy", OPT_STRATEGY, "input|random|pct|keyed", "the det engine's schedule (default input: the scenario's schedule bytes by position; keyed: by task, core/sched/strategy.h)" },
 	{ "pct", OPT_PCT, "D", "PCT with D - 1 priority change points (default 3); implies --strategy pct" },
@@ -140,7 +140,9 @@ static const struct cli_program program = {
  * environment. */
 struct stress_options {
 	const struct pm_variant *variant;	/* NULL until resolved */
-	bool variant_given;	/* else a --replay text's header names it */
+	bool variant_given;	/* else a --replay or --find-schedule text's
+				 * header names it */
+	bool fix_given;		/* else that header's fix line, if any */
 	const char *fix;
 	uint64_t seed;
 	long long iterations, duration;
@@ -230,6 +232,7 @@ static int parse_args(int argc, char **argv, char *err, size_t errlen)
 			break;
 		case OPT_FIX:
 			cfg.fix = arg;
+			cfg.fix_given = true;
 			break;
 		case 'j':
 			NUMBER("--jobs", 1, 256, cfg.jobs);
@@ -790,26 +793,45 @@ static int resolve(struct scenario *find, char *err, size_t errlen)
 	if (!cfg.variant)
 		cfg.variant = variant_find("seed");
 	dpm_env_variant(&env, cfg.variant);
-	cfg.no_worker_limit = env.limits.no_worker_limit;
+	/* A --replay or --find-schedule text names its variant and knobs
+	 * in its header, as dpmrepro reads them; the options win. */
+	const struct scenario *file = NULL;
+	const char *path = NULL;
+
 	if (cfg.replay) {
 		if (load("--replay", cfg.replay, &replay_scn, err, errlen))
 			return -1;
-		if (!cfg.variant_given && replay_scn.variant[0] &&
-		    !(cfg.variant = variant_find(replay_scn.variant))) {
+		file = &replay_scn;
+		path = cfg.replay;
+	}
+	if (cfg.find_schedule) {
+		if (load("--find-schedule", cfg.find_schedule, find, err, errlen))
+			return -1;
+		file = find;
+		path = cfg.find_schedule;
+	}
+	if (file && !cfg.variant_given && file->variant[0]) {
+		if (!(cfg.variant = variant_find(file->variant))) {
 			snprintf(err, errlen, "%s: no variant '%s' (variants: %s)",
-				 DPM_ESC(cfg.replay), DPM_ESC(replay_scn.variant),
+				 DPM_ESC(path), DPM_ESC(file->variant),
 				 variant_names());
 			return -1;
 		}
+		dpm_env_variant(&env, cfg.variant);
 	}
-	if (knobs_parse(cfg.variant, cfg.fix, &opts.fixes, &bad, &bl) < 0) {
+	cfg.no_worker_limit = env.limits.no_worker_limit;
+	if (file && !cfg.fix_given && file->fixes[0]) {
+		if (knobs_parse(cfg.variant, file->fixes, &opts.fixes, &bad, &bl) < 0) {
+			snprintf(err, errlen, "%s: no knob '%s' in variant %s (dpmstress --fix list --variant %s shows them)",
+				 DPM_ESC(path), DPM_ESCN(bad, bl), cfg.variant->name,
+				 cfg.variant->name);
+			return -1;
+		}
+	} else if (knobs_parse(cfg.variant, cfg.fix, &opts.fixes, &bad, &bl) < 0) {
 		snprintf(err, errlen, "--fix: no knob '%s' in this variant (dpmstress --fix list shows them)",
 			 DPM_ESCN(bad, bl));
 		return -1;
 	}
-	if (cfg.find_schedule &&
-	    load("--find-schedule", cfg.find_schedule, find, err, errlen))
-		return -1;
 	if (!cfg.find_schedule && check_out_dir(err, errlen))
 		return -1;
 	opts.variant = cfg.variant;
