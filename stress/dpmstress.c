@@ -194,11 +194,7 @@ static int parse_args(int argc, char **argv, char *err, size_t errlen)
 		switch (c) {
 		case CLI_ERROR:
 			return -1;
-		case CLI_HELP:
-			cli_help(&program, stdout);
-			return 1;
-		case CLI_VERSION:
-			cli_version(&program, stdout);
+		case CLI_PRINTED:
 			return 1;
 		case OPT_VARIANT:
 			cfg.variant_given = true;

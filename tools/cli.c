@@ -173,8 +173,14 @@ int cli_next(const struct cli_program *p, int argc, char **argv,
 				 DPM_ESCN(t, (size_t)len), p->name);
 		return CLI_ERROR;
 	}
-	if (c == 'h')
-		c = CLI_HELP;
+	if (c == 'h' || c == CLI_HELP) {
+		cli_help(p, stdout);
+		return CLI_PRINTED;
+	}
+	if (c == CLI_VERSION) {
+		cli_version(p, stdout);
+		return CLI_PRINTED;
+	}
 	*arg = optarg;
 	return c;
 }

@@ -31,6 +31,8 @@
 enum {
 	CLI_END = -1,		/* no more options; positionals from *optind on */
 	CLI_ERROR = -2,		/* bad command line: the reason in err */
+	CLI_PRINTED = -3,	/* -h, --help or --version: printed on
+				 * stdout; the program exits 0 */
 	CLI_HELP = 1000,	/* -h or --help (every program has them) */
 	CLI_VERSION,		/* --version (likewise) */
 	CLI_FIRST_KEY		/* a program's long-only keys start here */
@@ -69,7 +71,8 @@ struct cli_program {
  * option's key, with its argument in *arg (NULL for a flag; an alias
  * gives its row's key, after its note on stderr); CLI_END at
  * the end, where getopt's optind says where the positionals start
- * (getopt_long moves them after the options); CLI_ERROR with a one-line
+ * (getopt_long moves them after the options); CLI_PRINTED once it printed
+ * the help or the version (cli_help(), cli_version()); CLI_ERROR with a one-line
  * reason in err ("unknown option '--bogus' (dpmrepro --help lists the
  * options)").  Long options may be abbreviated while the abbreviation
  * is unique, as getopt_long allows.

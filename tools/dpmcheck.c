@@ -133,11 +133,7 @@ static int parse_args(int argc, char **argv, struct check_args *a,
 		switch (c) {
 		case CLI_ERROR:
 			return -1;
-		case CLI_HELP:
-			cli_help(&program, stdout);
-			return 1;
-		case CLI_VERSION:
-			cli_version(&program, stdout);
+		case CLI_PRINTED:
 			return 1;
 		case OPT_VARIANT: a->variant = arg; break;
 		case OPT_FIX: a->fix = arg; break;

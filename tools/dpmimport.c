@@ -143,11 +143,7 @@ static int parse_args(int argc, char **argv, struct opts *o, char *err,
 		switch (c) {
 		case CLI_ERROR:
 			return -1;
-		case CLI_HELP:
-			cli_help(&program, stdout);
-			return 1;
-		case CLI_VERSION:
-			cli_version(&program, stdout);
+		case CLI_PRINTED:
 			return 1;
 		case OPT_DMESG:
 			if (set_once(&o->dmesg, arg, "--dmesg", err, errlen))

@@ -249,11 +249,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		switch (c) {
 		case CLI_ERROR:
 			cli_die(program.name, "%s", err);
-		case CLI_HELP:
-			cli_help(&program, stdout);
-			exit(0);
-		case CLI_VERSION:
-			cli_version(&program, stdout);
+		case CLI_PRINTED:
 			exit(0);
 		case OPT_VARIANT:
 			a->variant = arg;

@@ -115,11 +115,7 @@ static int parse_args(int argc, char **argv, struct repro_options *o,
 		switch (c) {
 		case CLI_ERROR:
 			return -1;
-		case CLI_HELP:
-			cli_help(&program, stdout);
-			return 1;
-		case CLI_VERSION:
-			cli_version(&program, stdout);
+		case CLI_PRINTED:
 			return 1;
 		case OPT_VARIANT:
 			o->variant = arg;
