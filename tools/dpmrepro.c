@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "oracle/invariant.h"
 #include "run/judge.h"
 #include "run/replay.h"
 #include "run/settings.h"
@@ -48,7 +49,7 @@ enum {
 	OPT_VARIANT = CLI_FIRST_KEY, OPT_FIX, OPT_TAIL, OPT_TEXT, OPT_ENCODE,
 	OPT_SCHEDULES, OPT_CHECK_REGRESSION, OPT_TRACE_JSON, OPT_HTML,
 	OPT_SUMMARY_JSON, OPT_MINIMIZE, OPT_SAVE_REGRESSION,
-	OPT_REGRESSION_DIR, OPT_LIST_VARIANTS, OPT_BYTES, OPT_JUDGE,
+	OPT_REGRESSION_DIR, OPT_LIST_VARIANTS, OPT_LIST_INVARIANTS, OPT_BYTES, OPT_JUDGE,
 	OPT_EVENTS, OPT_AS_RUN, OPT_VM,
 };
 
@@ -68,6 +69,7 @@ static const struct cli_option options[] = {
 	{ "save-regression", OPT_SAVE_REGRESSION, "NAME", "write the scenario with its outcome as 'expect' to corpus/regressions/<variant>/NAME.scenario" },
 	{ "regression-dir", OPT_REGRESSION_DIR, "DIR", "where --save-regression writes instead" },
 	{ "list-variants", OPT_LIST_VARIANTS, NULL, "print the registered variants, one per line, tab-separated, and exit" },
+	{ "list-invariants", OPT_LIST_INVARIANTS, NULL, "print the oracle's invariants, one per line: the ID a report names, a tab, what it means; and exit" },
 	{ "bytes", OPT_BYTES, NULL, "read FILE as fuzz input bytes, even if it looks like text (docs/fuzzing.md, \"Text or bytes\")" },
 	{ "judge", OPT_JUDGE, "RECORD", "judge RECORD, a real kernel's run of FILE (tools/dpmvm; docs/vm.md), with the oracle instead of running the variant" },
 	{ "vm", OPT_VM, NULL, "after the report, run FILE on Debian's real kernel of the variant's version too (tools/dpmvm; docs/vm.md): both verdicts and whether they agree" },
@@ -77,7 +79,7 @@ static const struct cli_option options[] = {
 
 static const struct cli_program program = {
 	.name = "dpmrepro",
-	.usage = "[OPTION]... FILE\n--fix list [--variant NAME]\n--list-variants",
+	.usage = "[OPTION]... FILE\n--fix list [--variant NAME]\n--list-variants\n--list-invariants",
 	.about = "Replay a fuzz crash file or a scenario text on the det engine and explain it.",
 	.options = options,
 	.footer =
@@ -95,6 +97,7 @@ struct repro_options {
 	int tail;
 	long schedules;
 	bool text, as_run, check_regression, summary_json, minimize, list_variants;
+	bool list_invariants;
 	bool bytes;
 	const char *encode, *save_regression, *regression_dir;
 	const char *trace_json, *html;
@@ -190,6 +193,10 @@ static int parse_args(int argc, char **argv, struct repro_options *o,
 			o->list_variants = true;
 			modes++;
 			break;
+		case OPT_LIST_INVARIANTS:
+			o->list_invariants = true;
+			modes++;
+			break;
 		case OPT_BYTES:
 			o->bytes = true;
 			break;
@@ -207,7 +214,7 @@ static int parse_args(int argc, char **argv, struct repro_options *o,
 		}
 	}
 	if (modes > 1) {
-		snprintf(err, errlen, "--text, --as-run, --encode, --check-regression, --summary-json, --minimize, --save-regression, --judge and --list-variants go one at a time");
+		snprintf(err, errlen, "--text, --as-run, --encode, --check-regression, --summary-json, --minimize, --save-regression, --judge, --list-variants and --list-invariants go one at a time");
 		return -1;
 	}
 	if (o->vm && (modes || o->schedules)) {
@@ -224,10 +231,12 @@ static int parse_args(int argc, char **argv, struct repro_options *o,
 		return -1;
 	}
 	o->file = optind < argc ? argv[optind] : NULL;
-	if (o->list_variants || (o->fix && !strcmp(o->fix, "list"))) {
+	if (o->list_variants || o->list_invariants ||
+	    (o->fix && !strcmp(o->fix, "list"))) {
 		if (o->file) {
 			snprintf(err, errlen, "%s takes no FILE", o->list_variants ?
-				 "--list-variants" : "--fix list");
+				 "--list-variants" : o->list_invariants ?
+				 "--list-invariants" : "--fix list");
 			return -1;
 		}
 		return 0;
@@ -840,6 +849,12 @@ static int run_main(int argc, char **argv)
 		return 0;
 	if (rc == 0 && ro.list_variants) {
 		variants_list(stdout);
+		return 0;
+	}
+	if (rc == 0 && ro.list_invariants) {
+		for (int i = 0; i < oracle_ninvariants; i++)
+			printf("%s\t%s\n", oracle_invariants[i]->name,
+			       oracle_invariants[i]->meaning);
 		return 0;
 	}
 	if (rc == 0 && ro.fix && !strcmp(ro.fix, "list")) {
