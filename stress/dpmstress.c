@@ -338,8 +338,11 @@ static void save_scenario(const struct scenario *s, uint64_t index,
 	snprintf(copy.variant, sizeof(copy.variant), "%s", cfg.variant->name);
 	snprintf(copy.fixes, sizeof(copy.fixes), "%s", opts.fixes ? fixes_spelled() : "");
 	snprintf(copy.expect, sizeof(copy.expect), "%s", expect ? expect : "");
-	snprintf(last_file, sizeof(last_file), "%s/dpmstress-%s-seed%llu-%llu.scenario",
-		 cfg.out_dir, cfg.engine == ENGINE_DET ? "det" : "threads",
+	/* Named by variant too: two variants of one seed run the same
+	 * scenarios, and their findings must not overwrite each other. */
+	snprintf(last_file, sizeof(last_file), "%s/dpmstress-%s-%s-seed%llu-%llu.scenario",
+		 cfg.out_dir, cfg.variant->name,
+		 cfg.engine == ENGINE_DET ? "det" : "threads",
 		 (unsigned long long)cfg.seed, (unsigned long long)index);
 	char *txt = scenario_print(&copy);
 	struct cli_out out;
