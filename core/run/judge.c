@@ -29,6 +29,9 @@
  *   RM, GO   EV_GONE: the device is being removed (the module's own
  *            removal, before device_del()), or leaves dpm_list.
  *   LK       EV_LINK: a link, ordered unless DORMANT or SYNC_STATE_ONLY.
+ *   RP       EV_RPM_STATE: a device's runtime PM disable depth (A) and
+ *            whether it is runtime-suspended (B) as the transition
+ *            begins (ERR 0, after TB) and ends (ERR 1, before TE).
  *   UB       EV_UNBOUND: the device's driver was unbound; its managed
  *            (not stateless) links to consumers go DORMANT then
  *            (device_links_driver_cleanup()), so EV_LINK unordered.
@@ -196,7 +199,7 @@ static int dev_index(const char *name)
 
 static const char *const kinds[] = {
 	"TB", "TE", "PB", "PE", "MS", "ME", "CS", "CE", "DN", "RM", "GO",
-	"LK", "FR", "WA", "HP", "WK", "AD", "UB",
+	"LK", "FR", "WA", "HP", "WK", "AD", "UB", "RP",
 };
 
 static int parse_line(char *l, int no, char *err, size_t errlen)
@@ -528,6 +531,8 @@ static void feed(int k)
 				fl = c->k.link_flags[s];
 		emit(EV_LINK, i, -1, 0, e->a,
 		     !(fl & SCN_LINK_SYNC_STATE_ONLY) && e->b != KDL_DORMANT);
+	} else if (!strcmp(kd, "RP")) {
+		emit(EV_RPM_STATE, i, -1, e->err ? 1 : 0, e->a, e->b);
 	} else if (!strcmp(kd, "UB")) {
 		emit(EV_UNBOUND, i, p, 0, 0, 0);
 		for (int c = 0; c < J.s->ndev; c++)

@@ -1117,6 +1117,31 @@ static DECLARE_DELAYED_WORK(hang_work, hang_report);
  * every event can be told to belong to a transition.  "begin" arms the
  * watchdog, "end" disarms it (waiting for a report under way).
  */
+/*
+ * RP: every registered device's runtime PM as the transition begins
+ * (end 0) and ends (1): its disable depth and whether it is
+ * runtime-suspended, read under power.lock (the oracle's RUNTIME-PM:
+ * main.c's disables and enables match).
+ */
+static void record_rpm(int end)
+{
+	int i;
+
+	for (i = 0; i < nvdev; i++) {
+		struct vdev *v = vdevs[i];
+		unsigned int depth;
+		bool suspended;
+
+		if (!v || !READ_ONCE(v->added))
+			continue;
+		spin_lock_irq(&v->dev.power.lock);
+		depth = v->dev.power.disable_depth;
+		suspended = v->dev.power.runtime_status == RPM_SUSPENDED;
+		spin_unlock_irq(&v->dev.power.lock);
+		record("RP", i, -1, end, depth, suspended);
+	}
+}
+
 static ssize_t mark_write(struct file *file, const char __user *ubuf,
 			  size_t len, loff_t *ppos)
 {
@@ -1140,10 +1165,12 @@ static ssize_t mark_write(struct file *file, const char __user *ubuf,
 		WRITE_ONCE(cur_transition, (int)k);
 		WRITE_ONCE(wake_told, 0);
 		record("TB", -1, -1, 0, k, 0);
+		record_rpm(0);
 		if (watchdog)
 			mod_delayed_work(system_unbound_wq, &hang_work,
 					 (unsigned long)watchdog * HZ);
 	} else {
+		record_rpm(1);
 		record("TE", -1, -1, 0, k, 0);
 		cancel_delayed_work_sync(&hang_work);
 		make_links();	/* a late device's, as probing is unblocked */
