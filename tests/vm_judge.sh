@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # dpmrepro --judge on records of real kernels (tests/data/vm, written by
-# tools/dpmvm on 6.1.0-57-amd64): the oracle's verdict on the real run,
+# tools/dpmvm on 6.1.0-57-amd64; kv3-runtime-pm on 6.12.118+deb12-amd64):
+# the oracle's verdict on the real run,
 # the events it saw, and one line with exit 2 for a damaged record.
 #   vm_judge.sh DPMREPRO SOURCE_DIR
 set -u
@@ -32,6 +33,20 @@ grep -q '^dpmfuzz: no violation on the real kernel' "$tmp/out" || fail "sync-err
 grep -q '^cb-end s3 suspend -5 -5 0 [0-9]*$' "$tmp/ev" || fail "sync-error: no failing suspend of s3 among the events"
 grep -q '^transition-end - - -5 0 0 [0-9]*$' "$tmp/ev" || fail "sync-error: the transition's -5 is not in the events"
 [ "$(grep -c '^cb-start .* resume 0' "$tmp/ev")" -eq 1 ] || fail "sync-error: the rollback should resume s4 only"
+
+# kv3-runtime-pm: the real 6.12 leaves dev1's runtime PM disabled once
+# more (KV-3), which only the RP records show; with every knob on it is
+# the known finding, named.
+sc=$src/corpus/regressions/kernel/kv3-no-callbacks-runtime-pm-left-disabled.scenario
+out=$("$repro" --judge "$data/kv3-runtime-pm.record" "$sc")
+[ $? -eq 1 ] && grep -q "^dpmfuzz: VIOLATION RUNTIME-PM: the runtime PM of 'dev1' ends the transition disabled 1 times, not 0" <<<"$out" ||
+	fail "kv3-runtime-pm: $(head -1 <<<"$out")"
+grep -v ' RP ' "$data/kv3-runtime-pm.record" >"$tmp/norp.record"
+out=$("$repro" --judge "$tmp/norp.record" "$sc")
+[ $? -eq 0 ] || fail "kv3-runtime-pm without RP records: $(head -1 <<<"$out")"
+out=$("$repro" --fix all --judge "$data/kv3-runtime-pm.record" "$sc")
+[ $? -eq 0 ] && grep -q "^dpmfuzz: KNOWN KV-3 (waiver kv3-dc-cleared): RUNTIME-PM: " <<<"$out" ||
+	fail "kv3-runtime-pm, every knob on: $(sed -n 2p <<<"$out")"
 
 # The same record with the write said to succeed: a failed suspend that
 # reports success is a rollback violation.
