@@ -160,6 +160,8 @@ enum pm_ev_kind {
 					 * (told with EV_FACT_RPM_TOLD) */
 #define EV_FACT_PREP_TOLD	32	/* the bit below is told */
 #define EV_FACT_PREPARED	64	/* power.is_prepared is set */
+#define EV_FACT_DC_TOLD		128	/* the bit below is told */
+#define EV_FACT_DIRECT_COMPLETE	256	/* power.direct_complete is set */
 
 /* Which resume a resume-side phase does, as dev_pm_skip_resume() tells
  * them apart: PM_EVENT_THAW, PM_EVENT_RESTORE, or any other (resume,

@@ -285,6 +285,8 @@ void do_check_transition_begin(void)
 		st[i].kept = false;
 		st[i].kept_aborted = false;
 		st[i].kept_thaw = false;
+		st[i].dc_cleared = false;
+		st[i].dc_clearable = false;
 		st[i].stays_early = false;
 	}
 }
@@ -583,7 +585,7 @@ void do_check_callback_start(int dev, enum pm_phase p, long long facts, long lon
 		check_fail(INV_ONCE,
 			   "the %s callback of '%s' ran twice in one transition",
 			   pm_phase_name(p), nm(dev));
-	check_dc_kept(dev, p);
+	check_dc_kept(dev, p, facts);
 	if (phase_must_be_sync(p)) {
 		if (running_total)
 			check_fail(INV_SYNC_ORDER,
@@ -635,6 +637,8 @@ void do_check_callback_end(int dev, enum pm_phase p, int error)
 	running_total--;
 	if (!error) {
 		check_pm_wait(dev, p);
+		if (p == PH_SUSPEND)
+			note_dc_clearers(dev);
 	} else {
 		s->failed |= 1u << p;
 		walk_note_stop(dev, p, true);

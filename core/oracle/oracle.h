@@ -70,6 +70,10 @@ struct oracle_config {
 	 * whatever its flags and state (a consumer's suspend clears its
 	 * suppliers' direct_complete over every link it has); NULL: none. */
 	const bool *supplies;
+	/* Every link of the scenario, whatever its flags and state (the
+	 * kernel variants; 0: none): supplier and consumer of each. */
+	int nscn_links;
+	const int *scn_link_sup, *scn_link_con;
 	/* The transition's events: direct_complete is allowed (suspend to
 	 * RAM or idle: PM_EVENT_SUSPEND), and which resume follows a
 	 * suspend that went through, one that failed, and one a wake-up

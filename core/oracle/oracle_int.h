@@ -44,6 +44,13 @@ struct dstate {
 	bool kept_aborted;	/* so in resume_early, late-suspended only,
 				 * after an aborted suspend (KV-2) */
 	bool kept_thaw;		/* left in suspend by a thaw (KV-9) */
+	bool dc_cleared;	/* took direct_complete, then main.c handled
+				 * it without (a later step's facts or
+				 * callback: KV-3) */
+	bool dc_clearable;	/* took direct_complete, and then a
+				 * subordinate (a child, a consumer over any
+				 * link) ended its suspend step, which clears
+				 * its superiors' power.direct_complete */
 	bool stays_early;	/* must stay in suspend through a plain
 				 * early resume: smart suspend skipped its
 				 * late suspend, and the noirq phase took it
@@ -137,6 +144,7 @@ struct dlink { int con, sup; bool on; };
 #define check_wakeup_path orc_check_wakeup_path
 #define check_callback_source orc_check_callback_source
 #define check_dc_kept orc_check_dc_kept
+#define note_dc_clearers orc_note_dc_clearers
 #define do_check_callback_start orc_do_check_callback_start
 #define do_check_callback_end orc_do_check_callback_end
 #define do_check_failed_dev orc_do_check_failed_dev
@@ -216,7 +224,10 @@ void do_check_relinked(int dev);
 void check_dc_due(int dev, enum pm_phase p, long long facts);
 void check_wakeup_path(int dev, enum pm_phase p, long long facts);
 void check_callback_source(int dev, enum pm_phase p, long long from);
-void check_dc_kept(int dev, enum pm_phase p);
+void check_dc_kept(int dev, enum pm_phase p, long long facts);
+/* dev ended its suspend step: its superiors in direct_complete may have
+ * lost it (dpm_clear_superiors_direct_complete()). */
+void note_dc_clearers(int dev);
 void do_check_callback_start(int dev, enum pm_phase p, long long facts, long long from);
 void do_check_callback_end(int dev, enum pm_phase p, int error);
 void do_check_failed_dev(int dev, const char *name);

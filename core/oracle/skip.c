@@ -131,8 +131,24 @@ void do_check_skip(int dev, enum pm_phase p, int why, long long facts)
 		why == SKIP_RUNTIME_SUSPENDED && !pm_phase_is_suspend(p) ?
 		"it stays suspended (direct_complete or the DPM flags)" :
 		skip_names[why]);
+	/* A suspend step that ends without calling back still clears its
+	 * superiors' direct_complete, a device out of play's too (an
+	 * unbound one is still walked). */
+	if (p == PH_SUSPEND && why != SKIP_ABORTING)
+		note_dc_clearers(dev);
 	if (out_of_play(dev))
 		return;
+	/* main.c's power.direct_complete cleared after the device took the
+	 * path (KV-3), what RUNTIME-PM's waiver asks for: a late or noirq
+	 * suspend step's facts say so, or (a real kernel's record, whose
+	 * facts are not told) the step found no callback to call, where a
+	 * device still in direct_complete is skipped as runtime-suspended.
+	 * (A resume step's facts are not taken: main.c's direct resume,
+	 * mutated, is told as a skip.) */
+	if (s->dc && (p == PH_SUSPEND_LATE || p == PH_SUSPEND_NOIRQ) &&
+	    (facts & EV_SKIPF_TOLD ? !(facts & EV_SKIPF_DIRECT_COMPLETE) :
+				     why == SKIP_NO_CALLBACK))
+		s->dc_cleared = true;
 	if (why == SKIP_ABORTING)
 		walk_note_stop(dev, p, false);
 	if (p == PH_PREPARE || p == PH_COMPLETE) {

@@ -602,6 +602,7 @@ void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 	};
 	v->exempt = v->syscore = v->late = v->wakeup = v->may_async = NULL;
 	v->supplies = NULL;
+	v->scn_sup = v->scn_con = NULL;
 	v->cb_layer = v->cb_driver = NULL;
 	v->dpm_flags = NULL;
 	oracle_view_kernel(v, s, feat);
@@ -615,11 +616,21 @@ void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 			    s->act[i].dev < s->ndev)
 				v->may_async[s->act[i].dev] = s->pm_async;
 		v->supplies = dpm_xcalloc(n, sizeof(bool));
+		v->scn_sup = dpm_xcalloc(n * SCN_SUP_MAX, sizeof(int));
+		v->scn_con = dpm_xcalloc(n * SCN_SUP_MAX, sizeof(int));
+		int nl = 0;
+
 		for (int i = 0; i < s->ndev; i++)
 			for (int k = 0; k < s->dev[i].nsup; k++)
-				if (s->dev[i].sup[k] >= 0 && s->dev[i].sup[k] < s->ndev)
+				if (s->dev[i].sup[k] >= 0 && s->dev[i].sup[k] < s->ndev) {
 					v->supplies[s->dev[i].sup[k]] = true;
+					v->scn_sup[nl] = s->dev[i].sup[k];
+					v->scn_con[nl++] = i;
+				}
 		v->cfg.supplies = v->supplies;
+		v->cfg.nscn_links = nl;
+		v->cfg.scn_link_sup = v->scn_sup;
+		v->cfg.scn_link_con = v->scn_con;
 		v->cfg.stats = true;
 		v->cfg.may_async = v->may_async;
 		v->cfg.walk_stops = true;
@@ -692,6 +703,8 @@ void oracle_view_free(struct oracle_view *v)
 	free(v->link_con);
 	free(v->exempt);
 	free(v->supplies);
+	free(v->scn_sup);
+	free(v->scn_con);
 	free(v->syscore);
 	free(v->late);
 	free(v->wakeup);

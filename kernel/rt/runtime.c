@@ -110,7 +110,8 @@ void pm_runtime_unblock(struct device *dev)
  * read under power.lock, which the runtime's writers hold. */
 long long dpmk_dev_facts(struct device *dev)
 {
-	long long f = EV_FACT_TOLD | EV_FACT_RPM_TOLD | EV_FACT_PREP_TOLD;
+	long long f = EV_FACT_TOLD | EV_FACT_RPM_TOLD | EV_FACT_PREP_TOLD |
+		      EV_FACT_DC_TOLD;
 
 	spin_lock_irq(&dev->power.lock);
 	if (dev->power.wakeup_path)
@@ -121,6 +122,8 @@ long long dpmk_dev_facts(struct device *dev)
 		f |= EV_FACT_RPM_SUSPENDED;
 	if (dev->power.is_prepared)
 		f |= EV_FACT_PREPARED;
+	if (dev->power.direct_complete)
+		f |= EV_FACT_DIRECT_COMPLETE;
 	spin_unlock_irq(&dev->power.lock);
 	return f;
 }
