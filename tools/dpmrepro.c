@@ -643,13 +643,7 @@ static int judge(struct scenario *s, const struct run_opts *o,
 		printf("dpmfuzz: VIOLATION %s: %s\n", inv_name(r.id), r.msg);
 	else
 		printf("dpmfuzz: no violation on the real kernel\n");
-	if (!r.violated && r.waived) {
-		char names[512];
-
-		run_waivers(o->variant, &r, names, sizeof(names));
-		printf("dpmfuzz: KNOWN %s: %s: %s\n", names, inv_name(r.waived_id),
-		       r.waived_msg);
-	}
+	run_print_known(stdout, o->variant, &r);
 	printf("--- real kernel's record %s, judged as variant %s sees the scenario, waivers: %s\n--- scenario:\n",
 	       ro->judge, o->variant->name, fixes);
 	char *t = scenario_print(s);

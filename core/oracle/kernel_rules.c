@@ -292,7 +292,7 @@ void check_dc_due(int dev, enum pm_phase p, long long facts)
 	    (cfg.dpm_flags && cfg.dpm_flags[dev] & PMF_NO_DIRECT_COMPLETE) ||
 	    (cfg.wakeup && cfg.wakeup[dev]))
 		return;
-	if (cfg.supplies && cfg.supplies[dev])
+	if (scn_con_start[dev] < scn_con_start[dev + 1])
 		return;
 	for (int k = 0; k < cfg.nlinks; k++)
 		if (cfg.link_sup[k] == dev)
@@ -389,9 +389,9 @@ void note_dc_clearers(int dev)
 
 	if (par >= 0 && st[par].dc)
 		st[par].dc_clearable = true;
-	for (int k = 0; k < cfg.nscn_links; k++)
-		if (cfg.scn_link_con[k] == dev && st[cfg.scn_link_sup[k]].dc)
-			st[cfg.scn_link_sup[k]].dc_clearable = true;
+	for (int k = scn_sup_start[dev]; k < scn_sup_start[dev + 1]; k++)
+		if (st[scn_sup_list[k]].dc)
+			st[scn_sup_list[k]].dc_clearable = true;
 }
 
 void check_dc_kept(int dev, enum pm_phase p, long long facts)

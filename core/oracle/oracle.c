@@ -43,6 +43,8 @@ struct oracle_config cfg;
 struct dstate *st;
 int *child_start, *child_list;	/* subordinates of i, CSR */
 int *sup_start, *sup_list;	/* superiors of i, CSR */
+int *scn_sup_start, *scn_sup_list;	/* suppliers of i over any link */
+int *scn_con_start, *scn_con_list;	/* consumers of i over any link */
 struct oracle_result result;
 /* Links the variant publishes (EV_LINK): consumer, supplier, ordered. */
 struct dlink *dlinks;
@@ -135,6 +137,12 @@ void oracle_reset(const struct oracle_config *c)
 	}
 	csr_build(ne, from, to, &child_start, &child_list);
 	csr_build(ne, to, from, &sup_start, &sup_list);
+	/* Every link of the scenario, whatever its state: each consumer's
+	 * suppliers, each supplier's consumers. */
+	csr_build(cfg.nscn_links, cfg.scn_link_con, cfg.scn_link_sup,
+		  &scn_sup_start, &scn_sup_list);
+	csr_build(cfg.nscn_links, cfg.scn_link_sup, cfg.scn_link_con,
+		  &scn_con_start, &scn_con_list);
 	free(from);
 	free(to);
 	memset(&result, 0, sizeof(result));
@@ -166,34 +174,19 @@ void vrecord(enum inv id, const char *fmt, va_list ap)
 	pr_info("dpmfuzz: VIOLATION %s: %s", inv_name(id), result.msg);
 }
 
+/* A violation of id: the first of the run is recorded; the run stops. */
+static void vfail(enum inv id, const char *fmt, va_list ap)
+{
+	vrecord(id, fmt, ap);
+	dpm_eng->stop();
+}
+
 void check_fail(enum inv id, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vrecord(id, fmt, ap);
-	va_end(ap);
-	dpm_eng->stop();
-}
-
-void check_fail_unless(unsigned int waiver, enum inv id, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (!(waiver & cfg.tolerate)) {
-		vrecord(id, fmt, ap);
-		va_end(ap);
-		dpm_eng->stop();
-		return;
-	}
-	if (!result.waived) {
-		result.waived_id = id;
-		vsnprintf(result.waived_msg, sizeof(result.waived_msg), fmt, ap);
-		pr_info("dpmfuzz: KNOWN (waived) %s: %s", inv_name(id),
-			result.waived_msg);
-	}
-	result.waived |= waiver;
+	vfail(id, fmt, ap);
 	va_end(ap);
 }
 
@@ -202,9 +195,36 @@ void oracle_fail(int id, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vrecord((enum inv)id, fmt, ap);
+	vfail((enum inv)id, fmt, ap);
 	va_end(ap);
-	dpm_eng->stop();
+}
+
+bool oracle_waive(unsigned int waiver, enum inv id, const char *msg)
+{
+	if (!(waiver & cfg.tolerate))
+		return false;
+	if (!result.waived) {
+		result.waived_id = id;
+		snprintf(result.waived_msg, sizeof(result.waived_msg), "%s", msg);
+		pr_info("dpmfuzz: KNOWN (waived) %s: %s", inv_name(id), msg);
+	}
+	result.waived |= waiver;
+	return true;
+}
+
+void check_fail_unless(unsigned int waiver, enum inv id, const char *fmt, ...)
+{
+	char msg[ORACLE_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (!(waiver & cfg.tolerate)) {
+		vfail(id, fmt, ap);
+	} else {
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		oracle_waive(waiver, id, msg);
+	}
+	va_end(ap);
 }
 
 const char *oracle_dev_name(int dev)

@@ -66,12 +66,10 @@ struct oracle_config {
 	/* Per device: a wakeup source, enabled (device_may_wakeup()); NULL:
 	 * none (the kernel variants with wake-up support). */
 	const bool *wakeup;
-	/* Per device: it is the supplier of some link of the scenario,
-	 * whatever its flags and state (a consumer's suspend clears its
-	 * suppliers' direct_complete over every link it has); NULL: none. */
-	const bool *supplies;
 	/* Every link of the scenario, whatever its flags and state (the
-	 * kernel variants; 0: none): supplier and consumer of each. */
+	 * kernel variants; 0: none): supplier and consumer of each.  A
+	 * consumer's suspend clears its suppliers' direct_complete over
+	 * every link it has, a DORMANT one too. */
 	int nscn_links;
 	const int *scn_link_sup, *scn_link_con;
 	/* The transition's events: direct_complete is allowed (suspend to
@@ -156,6 +154,12 @@ const struct oracle_result *oracle_result(void);
 
 /* The bus listener: every event the oracle judges. */
 void oracle_listener(const struct dpm_event *ev, void *ctx);
+
+/* A known finding a waiver knob accepts, in place of the violation of id
+ * it would be (msg): the run's result names it (oracle_result()->waived)
+ * and the run goes on.  False, nothing recorded, when the waiver (an
+ * ORACLE_TOL_* bit) is not on. */
+bool oracle_waive(unsigned int waiver, enum inv id, const char *msg);
 
 /* The device of that name, or -1; whether it was removed (EV_GONE). */
 int oracle_find(const char *name);

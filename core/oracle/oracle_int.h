@@ -84,6 +84,10 @@ struct dlink { int con, sup; bool on; };
 #define child_list orc_child_list
 #define sup_start orc_sup_start
 #define sup_list orc_sup_list
+#define scn_sup_start orc_scn_sup_start
+#define scn_sup_list orc_scn_sup_list
+#define scn_con_start orc_scn_con_start
+#define scn_con_list orc_scn_con_list
 #define result orc_result
 #define dlinks orc_dlinks
 #define ndlinks orc_ndlinks
@@ -166,6 +170,10 @@ extern struct oracle_config cfg;
 extern struct dstate *st;
 extern int *child_start, *child_list;	/* subordinates of i, CSR */
 extern int *sup_start, *sup_list;	/* superiors of i, CSR */
+/* The scenario's links, whatever their state (oracle_config.scn_link_*):
+ * suppliers of i, consumers of i, CSR. */
+extern int *scn_sup_start, *scn_sup_list;
+extern int *scn_con_start, *scn_con_list;
 extern struct oracle_result result;
 extern struct dlink *dlinks;	/* links the variant publishes (EV_LINK) */
 extern int ndlinks, dlinks_cap;

@@ -243,16 +243,17 @@ static void report_liveness(enum det_outcome o)
 /*
  * KV-4 (docs/kernel.md, "Findings"), waived: a deadlock in which a task
  * waits for the power.completion of a device that was removed (main.c
- * re-armed it after device_pm_remove() completed it).  The report
- * becomes the run's known finding.  Whether tolerate has the waiver on.
+ * re-armed it after device_pm_remove() completed it).  Whether the
+ * waiver is on and the report became the run's known finding
+ * (oracle_waive()).
  */
-static bool waive_rearmed(unsigned int tolerate)
+static bool waive_rearmed(void)
 {
 	struct det_task_info ti[64];
 	int n = det_unfinished(ti, 64);
 	char what[400], name[SCN_NAME_MAX + 1];
 
-	if (!(tolerate & ORACLE_TOL_REARMED) || ropts->engine == ENGINE_THREADS)
+	if (ropts->engine == ENGINE_THREADS)
 		return false;
 	for (int i = 0; i < n; i++) {
 		int dev;
@@ -262,11 +263,11 @@ static bool waive_rearmed(unsigned int tolerate)
 			   "the power.completion of '%39[^']'", name) != 1 ||
 		    (dev = oracle_find(name)) < 0 || !oracle_gone(dev))
 			continue;
+		if (!oracle_waive(ORACLE_TOL_REARMED, INV_LIVENESS, res->msg))
+			return false;
 		res->violated = false;
-		res->waived |= ORACLE_TOL_REARMED;
-		res->waived_id = INV_LIVENESS;
-		snprintf(res->waived_msg, sizeof(res->waived_msg), "%s", res->msg);
 		res->msg[0] = 0;
+		run_take_verdict(res);
 		return true;
 	}
 	return false;
@@ -601,7 +602,6 @@ void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 		.pm_wait = v->pm_wait,
 	};
 	v->exempt = v->syscore = v->late = v->wakeup = v->may_async = NULL;
-	v->supplies = NULL;
 	v->scn_sup = v->scn_con = NULL;
 	v->cb_layer = v->cb_driver = NULL;
 	v->dpm_flags = NULL;
@@ -615,7 +615,6 @@ void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 			if (s->act[i].kind == ACT_ASYNC_ATTR && s->act[i].dev >= 0 &&
 			    s->act[i].dev < s->ndev)
 				v->may_async[s->act[i].dev] = s->pm_async;
-		v->supplies = dpm_xcalloc(n, sizeof(bool));
 		v->scn_sup = dpm_xcalloc(n * SCN_SUP_MAX, sizeof(int));
 		v->scn_con = dpm_xcalloc(n * SCN_SUP_MAX, sizeof(int));
 		int nl = 0;
@@ -623,11 +622,9 @@ void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 		for (int i = 0; i < s->ndev; i++)
 			for (int k = 0; k < s->dev[i].nsup; k++)
 				if (s->dev[i].sup[k] >= 0 && s->dev[i].sup[k] < s->ndev) {
-					v->supplies[s->dev[i].sup[k]] = true;
 					v->scn_sup[nl] = s->dev[i].sup[k];
 					v->scn_con[nl++] = i;
 				}
-		v->cfg.supplies = v->supplies;
 		v->cfg.nscn_links = nl;
 		v->cfg.scn_link_sup = v->scn_sup;
 		v->cfg.scn_link_con = v->scn_con;
@@ -652,8 +649,10 @@ void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 		v->cfg.cb_layer = v->cb_layer;
 		v->cfg.cb_driver = v->cb_driver;
 	}
+	uint64_t on = knobs_effective(o->variant, o->fixes);
+
 	for (int k = 0; k < o->variant->nknobs; k++)
-		if (knobs_effective(o->variant, o->fixes) >> k & 1)
+		if (on >> k & 1)
 			v->cfg.tolerate |= o->variant->knobs[k].tolerates;
 }
 
@@ -672,13 +671,16 @@ void run_take_verdict(struct run_result *r)
 	}
 }
 
-void run_waivers(const struct pm_variant *v, const struct run_result *r,
-		 char *buf, size_t n)
+void run_print_known(FILE *f, const struct pm_variant *v,
+		     const struct run_result *r)
 {
+	char names[512];
 	size_t at = 0;
 
-	buf[0] = 0;
-	for (int k = 0; k < v->nknobs && at < n; k++) {
+	if (r->violated || !r->waived)
+		return;
+	names[0] = 0;
+	for (int k = 0; k < v->nknobs && at < sizeof(names); k++) {
 		const struct knob *kb = &v->knobs[k];
 		size_t len = strcspn(kb->reason, ":");
 
@@ -687,10 +689,13 @@ void run_waivers(const struct pm_variant *v, const struct run_result *r,
 		/* The finding's name: the knob's reason up to its colon. */
 		if (!kb->reason[len] || len > 16)
 			len = 0;
-		at += (size_t)snprintf(buf + at, n - at, "%s%.*s%s(waiver %s)",
-				       at ? ", " : "", (int)len, kb->reason,
-				       len ? " " : "", kb->name);
+		at += (size_t)snprintf(names + at, sizeof(names) - at,
+				       "%s%.*s%s(waiver %s)", at ? ", " : "",
+				       (int)len, kb->reason, len ? " " : "",
+				       kb->name);
 	}
+	fprintf(f, "dpmfuzz: KNOWN %s: %s: %s\n", names, inv_name(r->waived_id),
+		r->waived_msg);
 }
 
 void oracle_view_free(struct oracle_view *v)
@@ -702,7 +707,6 @@ void oracle_view_free(struct oracle_view *v)
 	free(v->link_sup);
 	free(v->link_con);
 	free(v->exempt);
-	free(v->supplies);
 	free(v->scn_sup);
 	free(v->scn_con);
 	free(v->syscore);
@@ -828,10 +832,7 @@ void dpm_run(const struct scenario *s0, const struct run_opts *o,
 		r->interrupted = true;
 	} else if (out == DET_DEADLOCK || out == DET_STEP_LIMIT) {
 		report_liveness(out);
-		if (out == DET_DEADLOCK && waive_rearmed(view.cfg.tolerate)) {
-			pr_info("dpmfuzz: KNOWN (waived) %s: %s", inv_name(r->id),
-				r->msg);
-		} else {
+		if (out != DET_DEADLOCK || !waive_rearmed()) {
 			if (rec)
 				evs_liveness_mark();
 			pr_info("dpmfuzz: VIOLATION %s: %s", inv_name(r->id), r->msg);
@@ -867,13 +868,7 @@ bool dpm_report(const struct scenario *s, const struct run_opts *o,
 			r->msg);
 	else
 		fprintf(out, "dpmfuzz: no violation on replay\n");
-	if (!r->violated && r->waived) {
-		char names[512];
-
-		run_waivers(o->variant, r, names, sizeof(names));
-		fprintf(out, "dpmfuzz: KNOWN %s: %s: %s\n", names,
-			inv_name(r->waived_id), r->waived_msg);
-	}
+	run_print_known(out, o->variant, r);
 	fprintf(out, "--- variant %s, fixes: %s\n--- scenario:\n",
 		o->variant->name, fixes);
 	char *txt = dpm_scenario_as_run(s, o);

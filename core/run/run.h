@@ -74,10 +74,11 @@ struct run_result {
 void dpm_run(const struct scenario *s, const struct run_opts *o,
 	     struct run_result *r);
 
-/* The findings r->waived names, as "KV-3 (waiver kv3-dc-cleared)" joined
- * by ", ", into buf: what a run that showed known findings reports. */
-void run_waivers(const struct pm_variant *v, const struct run_result *r,
-		 char *buf, size_t n);
+/* For a run without a violation that showed known findings (r->waived):
+ *   dpmfuzz: KNOWN KV-3 (waiver kv3-dc-cleared): SKIP: <the violation>
+ * on f, each finding named by its knob; nothing otherwise. */
+void run_print_known(FILE *f, const struct pm_variant *v,
+		     const struct run_result *r);
 
 /*
  * s as a variant whose kernel has the features feat (VF_*) runs it: the
