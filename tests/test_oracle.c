@@ -22,7 +22,8 @@ static int parent[4] = { -1, P, C, -1 };
 /* One oracle event: device, phase, kind. */
 enum ek { START, END_OK, END_ERR, GONE, PBEGIN, PEND, TBEGIN, TEND_OK, TEND_ERR,
 	  DC, DR, HANDLED, SKIP, WAKE, TEND_BUSY, ADDED, POS, PBEGIN_AS,
-	  STARTF, FAILED, FSTEP, STARTB, SKIPB, RPM0, RPM1, FREED, LOCK, END_POS, RELINK };
+	  STARTF, FAILED, FSTEP, STARTB, SKIPB, RPM0, RPM1, FREED, LOCK, END_POS, RELINK,
+	  PMWAIT, NOTSETUP };
 
 struct ev {
 	enum ek k;
@@ -34,7 +35,9 @@ struct ev {
 				 * step's phase, and ph the phase now;
 				 * STARTB: EV_CB_FROM_*; SKIPB: enum
 				 * pm_skip; RPM0, RPM1: the disable depth;
-				 * LOCK: 1 if dpm_list_mtx was held */
+				 * LOCK: 1 if dpm_list_mtx was held;
+				 * PMWAIT: the device waited for (the
+				 * wait returns b) */
 	long long b;		/* SKIPB: EV_SKIPF_*; RPM0, RPM1: 1 if
 				 * runtime-suspended */
 };
@@ -101,6 +104,19 @@ static void feed(void *arg)
 			break;
 		}
 		case RELINK: dpm_emit(EV_RELINKED, e->dev, e->ph, 0); break;
+		case PMWAIT: {
+			struct dpm_event ev = { EV_PM_WAIT, e->dev, e->ph, (int)e->b, e->a };
+
+			dpm_publish(&ev);
+			break;
+		}
+		case NOTSETUP: {
+			struct dpm_event ev = { EV_NOT_SET_UP, e->dev, e->ph, 0, 0, 0,
+						"complete_all()" };
+
+			dpm_publish(&ev);
+			break;
+		}
 		case LOCK: {
 			struct dpm_event ev = { EV_LOCKING, e->dev, e->ph, 0, e->a, 0,
 						e->a ? "waits in async_synchronize_full()" :
@@ -1395,6 +1411,60 @@ static void test_wakeup_stats_rules(void)
 	modern_cfg.ndev = 0;
 }
 
+/*
+ * WAIT: device_pm_wait_for_dev() returns an error only after a failure
+ * since main.c last cleared async_error (dpm_suspend(), _late(), the
+ * noirq suspend and dpm_resume() clear it); SET-UP: a completion main.c
+ * uses was set up.
+ */
+static void test_wait_set_up(void)
+{
+	int wait = inv_parse("WAIT"), set_up = inv_parse("SET-UP");
+
+	memset(&modern_cfg, 0, sizeof(modern_cfg));	/* the plain tree */
+	judge_tolerate = 0;
+
+	EXPECT_TRUE(wait >= NR_INV_BUILTIN && set_up >= NR_INV_BUILTIN);
+	/* The suspend phase failed; the resume rolling it back clears the
+	 * error, so a wait there returning it is stale. */
+	static const struct ev stale[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND },
+		{ START, G, PH_SUSPEND }, { END_ERR, G, PH_SUSPEND },
+		{ PEND, 0, PH_SUSPEND }, { PBEGIN, 0, PH_RESUME },
+		{ PMWAIT, C, PH_RESUME, G, -EIO },
+	};
+	EXPECT_EQ(JUDGE(stale, true), wait);
+	/* The same error while the suspend phase is still on: allowed. */
+	static const struct ev current[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND },
+		{ START, G, PH_SUSPEND }, { END_ERR, G, PH_SUSPEND },
+		{ PMWAIT, C, PH_SUSPEND, G, -EIO },
+	};
+	EXPECT_EQ(JUDGE(current, true), -1);
+	/* A failed late suspend's error still shows in the early resume
+	 * (6.1 does not clear it there): allowed. */
+	static const struct ev early[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, CB(G, PH_SUSPEND),
+		CB(C, PH_SUSPEND), CB(P, PH_SUSPEND), { PEND, 0, PH_SUSPEND },
+		{ PBEGIN, 0, PH_SUSPEND_LATE },
+		{ START, G, PH_SUSPEND_LATE }, { END_ERR, G, PH_SUSPEND_LATE },
+		{ PEND, 0, PH_SUSPEND_LATE }, { PBEGIN, 0, PH_RESUME_EARLY },
+		{ PMWAIT, C, PH_RESUME_EARLY, G, -EIO },
+	};
+	EXPECT_EQ(JUDGE(early, true), -1);
+	/* A wake-up abort's -EBUSY: allowed; a wait returning 0: always. */
+	static const struct ev woken[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { WAKE },
+		{ PMWAIT, C, PH_SUSPEND, G, -EBUSY },
+		{ PMWAIT, C, PH_SUSPEND, G, 0 },
+	};
+	EXPECT_EQ(JUDGE(woken, true), -1);
+	static const struct ev not_set_up[] = {
+		{ TBEGIN }, { PBEGIN, 0, PH_SUSPEND }, { NOTSETUP, G, PH_SUSPEND },
+	};
+	EXPECT_EQ(JUDGE(not_set_up, true), set_up);
+}
+
 int main(void)
 {
 	test_good();
@@ -1410,5 +1480,6 @@ int main(void)
 	test_modern_rules();
 	test_kernel_rules();
 	test_wakeup_stats_rules();
+	test_wait_set_up();
 	return test_summary("test_oracle");
 }

@@ -129,6 +129,13 @@ enum pm_ev_kind {
 				 * entry that was on no list (a removed
 				 * device put back on the PM lists; kernel
 				 * variants) */
+	EV_PM_WAIT,		/* dev, phase: its driver's callback called
+				 * device_pm_wait_for_dev(), which returned
+				 * err; a: the device it waited for (kernel
+				 * variants) */
+	EV_NOT_SET_UP,		/* dev, what: main.c used its power.completion,
+				 * which init_completion() never set up
+				 * (kernel variants) */
 	NR_EV_KINDS
 };
 

@@ -46,6 +46,9 @@ static const struct access record_access[NR_EV_KINDS] = {
 	[EV_FREED] = ACC(0, OS_SELF | OS_MEMORY, false),
 	[EV_PHASE_BEGIN] = ACC(0, OS_GLOBAL, false),
 	[EV_PHASE_END] = ACC(OS_ALL, OS_GLOBAL, false),
+	/* Judged by their own invariants only (WAIT, SET-UP). */
+	[EV_PM_WAIT] = ACC(0, 0, false),
+	[EV_NOT_SET_UP] = ACC(0, 0, false),
 };
 
 #define OS_OF_DEVICE (OS_SELF | OS_DEPTH | OS_RELATED | OS_WAITED | OS_MEMORY)

@@ -637,13 +637,16 @@ int dpm_judge_record(const struct scenario *s0, const struct run_opts *o,
 
 /* ---- the events, as text ---- */
 
-static const char *const ev_names[NR_EV_KINDS] = {
+static const char *const ev_names[] = {
 	"transition-begin", "transition-end", "phase-begin", "phase-end",
 	"cb-start", "cb-end", "handled", "direct-complete", "direct-resume",
 	"skip", "wakeup-abort", "gone", "freed", "use-after-free", "refs",
 	"teardown-done", "added", "list-pos", "unbound", "link",
-	"failed-dev", "rpm-state", "failed-step",
+	"failed-dev", "rpm-state", "failed-step", "locking", "relinked",
+		"pm-wait", "not-set-up",
 };
+_Static_assert(sizeof(ev_names) / sizeof(ev_names[0]) == NR_EV_KINDS,
+	       "a name for every event kind");
 
 void dpm_events_write(const struct dpm_event *ev, void *ctx)
 {

@@ -17,7 +17,8 @@
  * index and the phase, dur_us of virtual time, the side actions
  * (unregister the subtree at remove_target; register the DPMK_DEV_LATE
  * child add_target), device_pm_wait_for_dev() on pm_wait_for where
- * pm_wait_applies(), EV_CB_END with what it returns, a scheduling point.
+ * pm_wait_applies() (EV_PM_WAIT with what it returned), EV_CB_END with
+ * what the callback returns, a scheduling point.
  * It returns err[phase] (or the wait's error); prepare returns 1 with
  * DPMK_DEV_PREPARE_POS when err is 0.  Once device_del() has started on
  * its device, a callback does nothing and returns 0: a driver does no
@@ -68,8 +69,10 @@ static int pm_wait(struct dpmk_dev *d, int phase)
 	 * on suspend, an earlier one on resume, so waits never cycle. */
 	other = dpmk_dev_get(t);
 	if (other) {
-		if (pm_wait_applies(d->list_pos, other->list_pos, phase))
+		if (pm_wait_applies(d->list_pos, other->list_pos, phase)) {
 			err = device_pm_wait_for_dev(&d->dev, &other->dev);
+			dpmk_emit(EV_PM_WAIT, d->idx, phase, err, other->idx, 0, NULL);
+		}
 		put_device(&other->dev);
 	}
 	return err;

@@ -401,12 +401,30 @@ void dpmk_callback_ended(struct dpmk_dev *d, int p, int err)
 	}
 }
 
+void dpmk_init_completion(struct completion *x)
+{
+	(init_completion)(x);
+	x->dpmk_set_up = 1;
+}
+
+void dpmk_completion_used(struct completion *x, const char *op)
+{
+	struct device *dev = container_of(x, struct device, power.completion);
+
+	/* A freed device's completion: kapi reports the use after free. */
+	if (x->dpmk_set_up || dpmk_is_quarantined(x, NULL))
+		return;
+	dpmk_emit(EV_NOT_SET_UP, to_dpmk(dev)->idx, dpmk_phase_now(), 0, 0, 0, op);
+}
+
 void dpmk_complete_all(struct completion *x)
 {
 	struct device *dev = container_of(x, struct device, power.completion);
 	struct dpmk_dev *d = to_dpmk(dev);
 	int p = dpmk_phase_now();
 	int me = dpmk_host_task_id();
+
+	dpmk_completion_used(x, "complete_all()");
 
 	/* A freed device's completion: kapi reports the use after free. */
 	if (dpmk_is_quarantined(x, NULL)) {

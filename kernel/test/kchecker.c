@@ -607,6 +607,8 @@ static void on_event(const struct dpm_event *ev, void *ctx)
 	case EV_RPM_STATE:	/* runtime PM: the oracle's RUNTIME-PM */
 	case EV_LOCKING:	/* dpm_list_mtx: the oracle's LOCKS */
 	case EV_RELINKED:	/* the oracle's REMOVED */
+	case EV_PM_WAIT:	/* the oracle's WAIT */
+	case EV_NOT_SET_UP:	/* the oracle's SET-UP */
 		break;
 	default:
 		kc_check_fail("EVENT: unknown kind %d", ev->kind);
@@ -617,13 +619,16 @@ bool kc_print_events;
 
 static void print_event(const struct dpm_event *ev)
 {
-	static const char *const kinds[NR_EV_KINDS] = {
+	static const char *const kinds[] = {
 		"transition-begin", "transition-end", "phase-begin", "phase-end",
 		"cb-start", "cb-end", "handled", "direct-complete", "direct-resume",
 		"skip", "wakeup-abort", "gone", "freed", "use-after-free", "refs",
 		"teardown-done", "added", "list-pos", "unbound", "link",
-		"failed-dev", "rpm-state", "failed-step",
+		"failed-dev", "rpm-state", "failed-step", "locking", "relinked",
+		"pm-wait", "not-set-up",
 	};
+	_Static_assert(sizeof(kinds) / sizeof(kinds[0]) == NR_EV_KINDS,
+		       "a name for every event kind");
 
 	pm_printk("event %s dev %s phase %s err %d a %lld b %lld%s%s",
 		  (unsigned)ev->kind < NR_EV_KINDS ? kinds[ev->kind] : "?",
