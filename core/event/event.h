@@ -113,8 +113,10 @@ enum pm_ev_kind {
 				 * a device that failed (dpm_save_failed_dev()) */
 	EV_RPM_STATE,		/* dev: its runtime PM when the transition
 				 * starts (err 0) and ends (err 1), if it
-				 * is on dpm_list then: a its disable_depth,
-				 * b 1 if its status is suspended (kernel
+				 * is on dpm_list then, or (err
+				 * EV_RPM_NOIRQ_*, phase) as its noirq
+				 * suspend or resume step ends: a its
+				 * disable_depth, b EV_RPMF_* (kernel
 				 * variants) */
 	EV_FAILED_STEP,		/* phase: the phase in progress, a: the
 				 * phase main.c recorded in suspend_stats as
@@ -138,6 +140,20 @@ enum pm_ev_kind {
 				 * (kernel variants) */
 	NR_EV_KINDS
 };
+
+/* EV_RPM_STATE's err: when it was told. */
+#define EV_RPM_START		0	/* the transition starts */
+#define EV_RPM_END		1	/* the transition ends */
+#define EV_RPM_NOIRQ_SUSPEND	2	/* the device's noirq suspend step ends */
+#define EV_RPM_NOIRQ_RESUME	3	/* the device's noirq resume step ends */
+/* EV_RPM_STATE's b. */
+#define EV_RPMF_SUSPENDED	1	/* runtime status suspended */
+#define EV_RPMF_USED		2	/* usage count above 1 (the one
+					 * device_prepare() takes) */
+#define EV_RPMF_ACTIVE_CHILD	4	/* child count above 0, children
+					 * not ignored */
+#define EV_RPMF_SET_ACTIVE	8	/* main.c called pm_runtime_set_active()
+					 * on it in this noirq resume */
 
 /* EV_SKIP's b: what a kernel variant saw of the device when main.c was
  * done with it (kernel/kabi.h's DPMK_SKIPF_* are the same bits). */

@@ -226,6 +226,34 @@ void do_check_rpm_state(int dev, bool end, long long depth, bool suspended)
 				  nm(dev), depth, s->rpm_depth);
 }
 
+/*
+ * What the runtime tells as a device's noirq step ends (EV_RPM_NOIRQ_*).
+ * As the suspend ends: whether it is in use, which SKIP's resume rules
+ * read (must_resume).  As the resume ends: a smart-suspend device whose
+ * late suspend main.c skipped as runtime-suspended, and which this step
+ * resumed, is made runtime-active (device_resume_noirq() calls
+ * pm_runtime_set_active(); it may fail, for a supplier runtime PM
+ * cannot resume, so the call is what counts).  5.8 and later.
+ */
+void do_check_rpm_noirq(int dev, int when, long long flags)
+{
+	struct dstate *s = &st[dev];
+	unsigned int f = cfg.dpm_flags ? cfg.dpm_flags[dev] : 0;
+
+	if (when == EV_RPM_NOIRQ_SUSPEND) {
+		s->in_use = s->lvl == 3 &&
+			    flags & (EV_RPMF_USED | EV_RPMF_ACTIVE_CHILD);
+		return;
+	}
+	if (cfg.left_skips_resume || !(f & PMF_SMART_SUSPEND) || !s->rpm_off ||
+	    s->dc || s->kept || !s->noirq_resumed || out_of_play(dev) ||
+	    !(flags & EV_RPMF_SUSPENDED) || flags & EV_RPMF_SET_ACTIVE)
+		return;
+	check_fail(INV_RUNTIME_PM,
+		   "main.c resumed '%s' in the noirq phase, whose late suspend smart suspend had skipped (runtime-suspended), but never made it runtime-active (pm_runtime_set_active()): it is on, and runtime PM thinks it suspended",
+		   nm(dev));
+}
+
 /* A device a skipped noirq or early resume leaves in suspend: its runtime
  * status suspended (runtime PM is off from the late suspend to the early
  * resume, so no one else changed it). */

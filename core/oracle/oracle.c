@@ -308,6 +308,8 @@ void do_check_transition_begin(void)
 		st[i].dc_cleared = false;
 		st[i].dc_clearable = false;
 		st[i].stays_early = false;
+		st[i].in_use = false;
+		st[i].noirq_resumed = false;
 	}
 }
 
@@ -580,6 +582,8 @@ void do_check_callback_start(int dev, enum pm_phase p, long long facts, long lon
 	pr_info("calling  %s+ [%s]%s%s", nm(dev), pm_phase_name(p),
 		cfg.parent[dev] >= 0 ? ", parent: " : "",
 		cfg.parent[dev] >= 0 ? nm(cfg.parent[dev]) : "");
+	if (p == PH_RESUME_NOIRQ)
+		s->noirq_resumed = true;
 	if (s->gone)
 		check_fail(INV_REMOVED,
 			   "the %s callback of '%s' started after the device was removed",
@@ -913,7 +917,10 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 		do_check_failed_step(ev->a);
 		break;
 	case EV_RPM_STATE:
-		do_check_rpm_state(ev->dev, ev->err, ev->a, ev->b);
+		if (ev->err == EV_RPM_NOIRQ_SUSPEND || ev->err == EV_RPM_NOIRQ_RESUME)
+			do_check_rpm_noirq(ev->dev, ev->err, ev->b);
+		else
+			do_check_rpm_state(ev->dev, ev->err, ev->a, ev->b);
 		break;
 	case EV_LOCKING:
 		do_check_locking(ev->dev, ev->what, ev->a);

@@ -51,6 +51,11 @@ struct dstate {
 				 * subordinate (a child, a consumer over any
 				 * link) ended its suspend step, which clears
 				 * its superiors' power.direct_complete */
+	bool in_use;		/* in use as its noirq suspend ended: a
+				 * runtime PM usage count above 1 or an
+				 * active child (must_resume) */
+	bool noirq_resumed;	/* its noirq resume step resumed it (its
+				 * callback started, or it had none) */
 	bool stays_early;	/* must stay in suspend through a plain
 				 * early resume: smart suspend skipped its
 				 * late suspend, and the noirq phase took it
@@ -142,6 +147,7 @@ struct dlink { int con, sup; bool on; };
 #define check_rpm_status_kept orc_check_rpm_status_kept
 #define do_check_rpm_state orc_do_check_rpm_state
 #define check_rpm_kept orc_check_rpm_kept
+#define do_check_rpm_noirq orc_do_check_rpm_noirq
 #define do_check_locking orc_do_check_locking
 #define do_check_relinked orc_do_check_relinked
 #define check_dc_due orc_check_dc_due
@@ -227,6 +233,7 @@ void check_smart_kept(int dev, enum pm_phase p, long long from);
 void check_rpm_status_kept(int dev, enum pm_phase p, long long facts);
 void do_check_rpm_state(int dev, bool end, long long depth, bool suspended);
 void check_rpm_kept(int dev, enum pm_phase p, long long facts);
+void do_check_rpm_noirq(int dev, int when, long long flags);
 void do_check_locking(int dev, const char *what, long long held);
 void do_check_relinked(int dev);
 void check_dc_due(int dev, enum pm_phase p, long long facts);

@@ -87,6 +87,15 @@ void skip_resume_rpm(int dev, enum pm_phase p)
 			   r == RESUME_THAW ?
 			   "a thaw skips only with DPM_FLAG_SMART_SUSPEND" :
 			   "a resume skips only with DPM_FLAG_MAY_SKIP_RESUME, or with DPM_FLAG_SMART_SUSPEND after a suspend that aborted before its noirq suspend and after its late suspend was skipped");
+	/* A device in use right before the system suspended (its runtime
+	 * PM usage count or an active child, as its noirq suspend ended)
+	 * must resume: device_suspend_noirq() sets must_resume for it,
+	 * whatever its flags (5.8 and later: pm_runtime_need_not_resume()). */
+	if (r == RESUME_PLAIN && p == PH_RESUME_NOIRQ && st[dev].in_use &&
+	    !cfg.left_skips_resume)
+		check_fail(INV_SKIP,
+			   "'%s' skipped its resume_noirq callback, left in suspend, though it was in use as its noirq suspend ended (a runtime PM usage count above 1, or an active child): a device in use must resume",
+			   nm(dev));
 	st[dev].kept = true;
 	/* Left in suspend for good: from here on it is runtime PM's, as a
 	 * direct-complete device is. */
@@ -173,6 +182,8 @@ void do_check_skip(int dev, enum pm_phase p, int why, long long facts)
 		} else if (s->lvl >= d) {
 			check_resume_start(dev, p);
 			s->lvl = d - 1;
+			if (p == PH_RESUME_NOIRQ)
+				s->noirq_resumed = true;
 		}
 		return;
 	}

@@ -401,6 +401,35 @@ void dpmk_callback_ended(struct dpmk_dev *d, int p, int err)
 	}
 }
 
+/*
+ * The runtime PM main.c reads or sets as a device's noirq step ends
+ * (EV_RPM_STATE, err EV_RPM_NOIRQ_SUSPEND or _RESUME): as the suspend
+ * ends, whether the device is in use (a usage count above the one
+ * prepare took, or an active child it does not ignore), which
+ * must_resume follows; as the resume ends, whether main.c called
+ * pm_runtime_set_active() on it.
+ */
+static void tell_noirq_rpm(struct dpmk_dev *d, int p)
+{
+	struct device *dev = &d->dev;
+	long long b = 0;
+	int depth;
+
+	spin_lock_irq(&dev->power.lock);
+	depth = dev->power.disable_depth;
+	if (dev->power.runtime_status == RPM_SUSPENDED)
+		b |= EV_RPMF_SUSPENDED;
+	if (atomic_read(&dev->power.usage_count) > 1)
+		b |= EV_RPMF_USED;
+	if (atomic_read(&dev->power.child_count) > 0 && !dev->power.ignore_children)
+		b |= EV_RPMF_ACTIVE_CHILD;
+	spin_unlock_irq(&dev->power.lock);
+	if (__atomic_load_n(&d->set_active_inst, __ATOMIC_RELAXED) == phase_inst())
+		b |= EV_RPMF_SET_ACTIVE;
+	dpmk_emit(EV_RPM_STATE, d->idx, p, p == PH_SUSPEND_NOIRQ ?
+		  EV_RPM_NOIRQ_SUSPEND : EV_RPM_NOIRQ_RESUME, depth, b, NULL);
+}
+
 void dpmk_init_completion(struct completion *x)
 {
 	(init_completion)(x);
@@ -447,6 +476,8 @@ void dpmk_complete_all(struct completion *x)
 			else
 				judge_resume(d, p);
 		}
+		if (p == PH_SUSPEND_NOIRQ || p == PH_RESUME_NOIRQ)
+			tell_noirq_rpm(d, p);
 	}
 	(complete_all)(x);
 }

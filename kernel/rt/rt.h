@@ -75,6 +75,9 @@ struct dpmk_dev {
 						 * in it and skipped it */
 	int			dc_mark_inst;	/* runtime PM disabled there */
 	int			en_mark_inst;	/* runtime PM enabled there */
+	int			set_active_inst; /* main.c called
+						 * pm_runtime_set_active() on
+						 * it in a noirq resume */
 	int			depth;		/* suspended this deep (0-3) */
 	bool			in_dc;		/* direct_complete taken */
 	/* runtime-suspended when its early resume handling ended, the last

@@ -319,6 +319,12 @@ int __pm_runtime_set_status(struct device *dev, unsigned int status)
 
 	if (status != RPM_ACTIVE && status != RPM_SUSPENDED)
 		return -EINVAL;
+	/* What the oracle's RUNTIME-PM asks of a smart-suspend device main.c
+	 * resumes (events.c, dpmk_complete_all()). */
+	if (status == RPM_ACTIVE && dpmk_phase_now() == PH_RESUME_NOIRQ)
+		__atomic_store_n(&to_dpmk(dev)->set_active_inst,
+				 __atomic_load_n(&dpmk_run.phase_inst, __ATOMIC_RELAXED),
+				 __ATOMIC_RELAXED);
 
 	/* Only while runtime PM is disabled (or failed): keep it so. */
 	spin_lock_irqsave(&dev->power.lock, flags);
