@@ -179,11 +179,31 @@ void check_smart_kept(int dev, enum pm_phase p, long long from)
  * suspend (may-skip-resume) suspended (device_resume_noirq()).  A device
  * with neither flag starts its noirq and early resume callbacks in the
  * status its late and noirq suspend callbacks saw. */
+/* A device's early resume step enables its runtime PM again before it
+ * completes (device_resume_early(): pm_runtime_enable(), then
+ * complete_all()), so a child's early resume callback finds its
+ * parent's runtime PM as deep as the transition found it: one deeper
+ * only for a direct_complete parent, which device_resume() enables. */
+static void check_parent_rpm_enabled(int dev, enum pm_phase p, long long facts)
+{
+	int par = cfg.parent[dev];
+	long long depth = facts >> EV_FACT_PARENT_DEPTH_SHIFT & 0xff;
+
+	if (p != PH_RESUME_EARLY || !(facts & EV_FACT_PARENT_TOLD) || par < 0 ||
+	    out_of_play(par) || st[par].rpm_depth < 0 || st[par].lvl >= 2 ||
+	    depth <= st[par].rpm_depth + (st[par].dc ? 1 : 0))
+		return;
+	check_fail(INV_RUNTIME_PM,
+		   "the resume_early callback of '%s' started while the runtime PM of its parent '%s', through its early resume, was still disabled (depth %lld, %lld as the transition began): main.c enables it before it lets the children go",
+		   nm(dev), nm(par), depth, st[par].rpm_depth);
+}
+
 void check_rpm_status_kept(int dev, enum pm_phase p, long long facts)
 {
 	unsigned int f = cfg.dpm_flags ? cfg.dpm_flags[dev] : 0;
 	int now;
 
+	check_parent_rpm_enabled(dev, p, facts);
 	if (!(facts & EV_FACT_RPM_TOLD))
 		return;
 	now = !!(facts & EV_FACT_RPM_SUSPENDED);

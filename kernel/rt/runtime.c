@@ -125,6 +125,12 @@ long long dpmk_dev_facts(struct device *dev)
 	if (dev->power.direct_complete)
 		f |= EV_FACT_DIRECT_COMPLETE;
 	spin_unlock_irq(&dev->power.lock);
+	/* The parent's runtime PM (RUNTIME-PM: enabled again before its
+	 * children's early resume); a bit-field, read without its lock as
+	 * a glance. */
+	if (dev->parent)
+		f |= EV_FACT_PARENT_TOLD |
+		     (long long)dev->parent->power.disable_depth << EV_FACT_PARENT_DEPTH_SHIFT;
 	return f;
 }
 
