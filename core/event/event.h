@@ -115,7 +115,9 @@ enum pm_ev_kind {
 				 * starts (err 0) and ends (err 1), if it
 				 * is on dpm_list then, or (err
 				 * EV_RPM_NOIRQ_*, phase) as its noirq
-				 * suspend or resume step ends: a its
+				 * suspend or resume step ends, or (err
+				 * EV_RPM_REMOVED) as main.c is done
+				 * removing it: a its
 				 * disable_depth, b EV_RPMF_* (kernel
 				 * variants) */
 	EV_FAILED_STEP,		/* phase: the phase in progress, a: the
@@ -146,6 +148,7 @@ enum pm_ev_kind {
 #define EV_RPM_END		1	/* the transition ends */
 #define EV_RPM_NOIRQ_SUSPEND	2	/* the device's noirq suspend step ends */
 #define EV_RPM_NOIRQ_RESUME	3	/* the device's noirq resume step ends */
+#define EV_RPM_REMOVED		4	/* main.c's device_pm_remove() returned */
 /* EV_RPM_STATE's b. */
 #define EV_RPMF_SUSPENDED	1	/* runtime status suspended */
 #define EV_RPMF_USED		2	/* usage count above 1 (the one

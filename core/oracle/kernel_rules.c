@@ -274,6 +274,19 @@ void do_check_rpm_noirq(int dev, int when, long long flags)
 		   nm(dev));
 }
 
+/* main.c's device_pm_remove() tears a removed device's runtime PM down
+ * (pm_runtime_remove(): disabled, and suspended, so its parent no
+ * longer counts it as an active child).  Not a device that needs no PM:
+ * device_pm_remove() returns at once for it. */
+void do_check_rpm_removed(int dev, long long depth, long long flags)
+{
+	if (st[dev].exempt || (depth > 0 && flags & EV_RPMF_SUSPENDED))
+		return;
+	check_fail(INV_RUNTIME_PM,
+		   "main.c removed '%s' (device_pm_remove()) and left its runtime PM %s: pm_runtime_remove() disables it and sets it suspended, so its parent stops counting it",
+		   nm(dev), depth > 0 ? "active" : "enabled");
+}
+
 /* A device a skipped noirq or early resume leaves in suspend: its runtime
  * status suspended (runtime PM is off from the late suspend to the early
  * resume, so no one else changed it). */

@@ -919,6 +919,8 @@ void oracle_listener(const struct dpm_event *ev, void *ctx)
 	case EV_RPM_STATE:
 		if (ev->err == EV_RPM_NOIRQ_SUSPEND || ev->err == EV_RPM_NOIRQ_RESUME)
 			do_check_rpm_noirq(ev->dev, ev->err, ev->b);
+		else if (ev->err == EV_RPM_REMOVED)
+			do_check_rpm_removed(ev->dev, ev->a, ev->b);
 		else
 			do_check_rpm_state(ev->dev, ev->err, ev->a, ev->b);
 		break;

@@ -698,6 +698,7 @@ void device_del(struct device *dev)
 		klist_del(&dev->p->knode_parent);
 	device_release_driver(dev);		/* bus_remove_device() */
 	dpmk_device_pm_remove(dev);		/* main.c's device_pm_remove() */
+	dpmk_tell_removed_rpm(d);
 	device_links_purge(dev);
 	dev->kobj.state_in_sysfs = 0;
 	dpmk_log("'%s' deleted", d->name);

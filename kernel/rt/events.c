@@ -430,6 +430,22 @@ static void tell_noirq_rpm(struct dpmk_dev *d, int p)
 		  EV_RPM_NOIRQ_SUSPEND : EV_RPM_NOIRQ_RESUME, depth, b, NULL);
 }
 
+/* The runtime PM main.c's device_pm_remove() left (its
+ * pm_runtime_remove(): disabled, and suspended). */
+void dpmk_tell_removed_rpm(struct dpmk_dev *d)
+{
+	struct device *dev = &d->dev;
+	long long b = 0;
+	int depth;
+
+	spin_lock_irq(&dev->power.lock);
+	depth = dev->power.disable_depth;
+	if (dev->power.runtime_status == RPM_SUSPENDED)
+		b |= EV_RPMF_SUSPENDED;
+	spin_unlock_irq(&dev->power.lock);
+	dpmk_emit(EV_RPM_STATE, d->idx, dpmk_phase_now(), EV_RPM_REMOVED, depth, b, NULL);
+}
+
 void dpmk_init_completion(struct completion *x)
 {
 	(init_completion)(x);
@@ -440,8 +456,9 @@ void dpmk_completion_used(struct completion *x, const char *op)
 {
 	struct device *dev = container_of(x, struct device, power.completion);
 
-	/* A freed device's completion: kapi reports the use after free. */
-	if (x->dpmk_set_up || dpmk_is_quarantined(x, NULL))
+	/* A freed device's completion: kapi reports the use after free
+	 * (and its memory is poisoned: asked first). */
+	if (dpmk_is_quarantined(x, NULL) || x->dpmk_set_up)
 		return;
 	dpmk_emit(EV_NOT_SET_UP, to_dpmk(dev)->idx, dpmk_phase_now(), 0, 0, 0, op);
 }

@@ -86,6 +86,8 @@ struct dpmk_dev {
 	int			prepared_inst;	/* transition it was prepared in */
 };
 
+void dpmk_tell_removed_rpm(struct dpmk_dev *d);
+
 static inline struct dpmk_dev *to_dpmk(struct device *dev)
 {
 	return container_of(dev, struct dpmk_dev, dev);

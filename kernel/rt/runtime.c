@@ -127,8 +127,9 @@ long long dpmk_dev_facts(struct device *dev)
 	spin_unlock_irq(&dev->power.lock);
 	/* The parent's runtime PM (RUNTIME-PM: enabled again before its
 	 * children's early resume); a bit-field, read without its lock as
-	 * a glance. */
-	if (dev->parent)
+	 * a glance.  Not a parent already freed (a deleted device's
+	 * callback may still be asked for its facts; REMOVED judges it). */
+	if (dev->parent && !dpmk_is_quarantined(dev->parent, NULL))
 		f |= EV_FACT_PARENT_TOLD |
 		     (long long)dev->parent->power.disable_depth << EV_FACT_PARENT_DEPTH_SHIFT;
 	return f;
