@@ -552,6 +552,20 @@ void do_check_direct_complete(int dev)
 	}
 	st[dev].dc = true;
 	st[dev].lvl = 3;
+	/* A subordinate over a link main.c does not wait for (a dormant
+	 * one: KV-3) whose suspend callback has returned may not have
+	 * cleared its superiors' direct_complete yet: device_suspend() does
+	 * that after the callback, before it completes the device.  So it
+	 * may still clear this one's, as one that ends its step later does
+	 * (note_dc_clearers()).  Had it cleared it already, main.c would not
+	 * have taken the path. */
+	for (int k = scn_con_start[dev]; k < scn_con_start[dev + 1]; k++) {
+		int c = scn_con_list[k];
+
+		if (st[c].ran >> PH_SUSPEND & 1 && st[c].busy != PH_SUSPEND &&
+		    !(st[c].failed >> PH_SUSPEND & 1))
+			st[dev].dc_clearable = true;
+	}
 }
 
 void do_check_direct_resume(int dev)
