@@ -86,6 +86,8 @@ enum dpmk_level {
 #define DPMK_DEV_LATE		(1u << 7)	/* not registered at setup: another
 						 * device's callback adds it */
 #define DPMK_DEV_IGNORE_CHILDREN (1u << 8)	/* pm_suspend_ignore_children() */
+#define DPMK_DEV_WAKEUP_PATH_LATE (1u << 9)	/* its suspend_late callback
+						 * calls device_set_wakeup_path() */
 
 /* struct dpmk_device.dpm_flags: the kernel's DPM_FLAG_* meanings */
 #define DPMK_DPM_NO_DIRECT_COMPLETE	(1u << 0)

@@ -374,6 +374,15 @@ void check_dc_due(int dev, enum pm_phase p, long long facts)
 		   nm(dev));
 }
 
+/* dev's late callback ran, set power.wakeup_path (wakeup-path-late) and
+ * returned 0 in this transition. */
+static bool late_path_set(int dev)
+{
+	return cfg.wakeup_late[dev] && st[dev].ran >> PH_SUSPEND_LATE & 1 &&
+	       st[dev].busy != PH_SUSPEND_LATE &&
+	       !(st[dev].failed >> PH_SUSPEND_LATE & 1) && !st[dev].dc;
+}
+
 void check_wakeup_path(int dev, enum pm_phase p, long long facts)
 {
 	if (!(facts & EV_FACT_TOLD) || !cfg.wakeup ||
@@ -381,9 +390,9 @@ void check_wakeup_path(int dev, enum pm_phase p, long long facts)
 		return;
 	if (facts & EV_FACT_WAKEUP_PATH) {
 		/* Only then can power.wakeup_path be set: device_suspend()
-		 * sets it for a device that may wake up, and
-		 * dpm_propagate_wakeup_to_parent() copies it up; the
-		 * harness's drivers never call device_set_wakeup_path(). */
+		 * sets it for a device that may wake up, a driver with
+		 * wakeup-path-late in its late callback, and
+		 * dpm_propagate_wakeup_to_parent() copies it up. */
 		if (!st[dev].wakes_below)
 			check_fail(INV_WAKEUP,
 				   "the %s callback of '%s' started with power.wakeup_path set, but neither it nor a device under it may wake the system up",
@@ -404,6 +413,27 @@ void check_wakeup_path(int dev, enum pm_phase p, long long facts)
 			continue;
 		check_fail(INV_WAKEUP,
 			   "the %s callback of '%s' started with power.wakeup_path clear, but its child '%s', which may wake the system up, suspended",
+			   pm_phase_name(p), nm(dev), nm(c));
+		return;
+	}
+	if (!cfg.wakeup_late)
+		return;
+	/* A late callback that set the device's wakeup_path and returned 0:
+	 * its noirq callback finds it set, and its parent's late and noirq
+	 * callbacks too (device_suspend_late() propagates it once the
+	 * callback succeeded, before the parent, which waits for it, goes
+	 * on). */
+	if (p == PH_SUSPEND_NOIRQ && late_path_set(dev))
+		check_fail(INV_WAKEUP,
+			   "the suspend_noirq callback of '%s' started with power.wakeup_path clear, which its own suspend_late callback set",
+			   nm(dev));
+	for (int k = child_start[dev]; k < child_start[dev + 1]; k++) {
+		int c = child_list[k];
+
+		if (!is_child(c, dev) || out_of_play(c) || !late_path_set(c))
+			continue;
+		check_fail(INV_WAKEUP,
+			   "the %s callback of '%s' started with power.wakeup_path clear, but the suspend_late callback of its child '%s' set its own and succeeded: device_suspend_late() propagates it",
 			   pm_phase_name(p), nm(dev), nm(c));
 		return;
 	}

@@ -117,7 +117,8 @@ void oracle_reset(const struct oracle_config *c)
 		st[i].absent = cfg.late && cfg.late[i];
 	}
 	for (int i = 0; i < cfg.ndev; i++)
-		if (cfg.wakeup && cfg.wakeup[i])
+		if ((cfg.wakeup && cfg.wakeup[i]) ||
+		    (cfg.wakeup_late && cfg.wakeup_late[i]))
 			for (int a = i; a >= 0 && !st[a].wakes_below;
 			     a = cfg.parent[a])
 				st[a].wakes_below = true;

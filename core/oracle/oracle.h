@@ -66,6 +66,9 @@ struct oracle_config {
 	/* Per device: a wakeup source, enabled (device_may_wakeup()); NULL:
 	 * none (the kernel variants with wake-up support). */
 	const bool *wakeup;
+	/* Per device: its suspend_late callback calls
+	 * device_set_wakeup_path() (NULL: none). */
+	const bool *wakeup_late;
 	/* Every link of the scenario, whatever its flags and state (the
 	 * kernel variants; 0: none): supplier and consumer of each.  A
 	 * consumer's suspend clears its suppliers' direct_complete over

@@ -415,7 +415,7 @@ void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
 			d->k.level_cbs = plain.k.level_cbs;
 			d->k.driver_cbs = plain.k.driver_cbs;
 		} else if (!(feat & VF_WAKEUP)) {
-			d->k.flags &= ~SCN_WAKEUP;
+			d->k.flags &= ~(SCN_WAKEUP | SCN_WAKEUP_PATH_LATE);
 		}
 		if (!(feat & VF_SYSCORE_PARENTS) && d->parent >= 0)
 			devs[d->parent].k.flags &= ~SCN_SYSCORE;
@@ -515,8 +515,10 @@ static void oracle_view_kernel(struct oracle_view *v, const struct scenario *s,
 		v->syscore = dpm_xcalloc(n, sizeof(bool));
 		v->dpm_flags = dpm_xcalloc(n, sizeof(unsigned int));
 		v->wakeup = dpm_xcalloc(n, sizeof(bool));
+		v->wakeup_late = dpm_xcalloc(n, sizeof(bool));
 		for (int i = 0; i < s->ndev; i++) {
 			v->wakeup[i] = s->dev[i].k.flags & SCN_WAKEUP;
+			v->wakeup_late[i] = s->dev[i].k.flags & SCN_WAKEUP_PATH_LATE;
 			v->exempt[i] = s->dev[i].k.flags & SCN_NO_PM;
 			v->syscore[i] = s->dev[i].k.flags & SCN_SYSCORE;
 			v->dpm_flags[i] = s->dev[i].k.dpm_flags;
@@ -532,6 +534,7 @@ static void oracle_view_kernel(struct oracle_view *v, const struct scenario *s,
 	v->cfg.late = v->late;
 	v->cfg.dpm_flags = v->dpm_flags;
 	v->cfg.wakeup = v->wakeup;
+	v->cfg.wakeup_late = v->wakeup_late;
 	v->cfg.left_skips_resume = feat & VF_LEAVE_SUSPENDED;
 	/* direct_complete needs PM_EVENT_SUSPEND; which resume follows. */
 	v->cfg.dc_forbidden = s->transition != TR_MEM && s->transition != TR_S2IDLE;
@@ -601,7 +604,7 @@ void oracle_view_build(struct oracle_view *v, const struct scenario *s,
 		.may_direct_complete = v->may_dc,
 		.pm_wait = v->pm_wait,
 	};
-	v->exempt = v->syscore = v->late = v->wakeup = v->may_async = NULL;
+	v->exempt = v->syscore = v->late = v->wakeup = v->wakeup_late = v->may_async = NULL;
 	v->scn_sup = v->scn_con = NULL;
 	v->cb_layer = v->cb_driver = NULL;
 	v->dpm_flags = NULL;
@@ -712,6 +715,7 @@ void oracle_view_free(struct oracle_view *v)
 	free(v->syscore);
 	free(v->late);
 	free(v->wakeup);
+	free(v->wakeup_late);
 	free(v->may_async);
 	free(v->cb_layer);
 	free(v->cb_driver);

@@ -16,7 +16,7 @@ struct oracle_view {
 	const char **names;
 	bool *may_dc;
 	/* The kernel variants' (NULL for the models). */
-	bool *exempt, *syscore, *late, *wakeup, *may_async;
+	bool *exempt, *syscore, *late, *wakeup, *wakeup_late, *may_async;
 	int *scn_sup, *scn_con;
 	unsigned int *cb_layer, *cb_driver;
 	unsigned int *dpm_flags;

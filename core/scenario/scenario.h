@@ -50,6 +50,8 @@ enum scn_level {
 #define SCN_NO_PM	(1u << 1)	/* device_set_pm_not_required() */
 #define SCN_SYSCORE	(1u << 2)	/* handled by syscore ops, not dpm */
 #define SCN_WAKEUP	(1u << 3)	/* a wakeup source, enabled */
+#define SCN_WAKEUP_PATH_LATE (1u << 4)	/* its suspend_late callback calls
+					 * device_set_wakeup_path() */
 
 /* struct scn_kernel.dpm_flags: the kernel's DPM_FLAG_* */
 #define SCN_DPM_NO_DIRECT_COMPLETE	PMF_NO_DIRECT_COMPLETE

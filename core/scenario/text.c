@@ -91,6 +91,8 @@ static void print_kernel_device(struct sbuf *b, const struct scenario *s,
 		sb_add(b, " syscore");
 	if (k->flags & SCN_WAKEUP)
 		sb_add(b, " wakeup");
+	if (k->flags & SCN_WAKEUP_PATH_LATE)
+		sb_add(b, " wakeup-path-late");
 	if (k->dpm_flags) {
 		sb_add(b, " dpm-flags=");
 		print_set(b, k->dpm_flags, dpm_flag_names, 4);
@@ -421,6 +423,7 @@ static int parse_kernel_attr(struct parser *ps, struct scn_device *d,
 	static const struct { const char *w; unsigned int f; } flags[] = {
 		{ "no-driver", SCN_NO_DRIVER }, { "no-pm", SCN_NO_PM },
 		{ "syscore", SCN_SYSCORE }, { "wakeup", SCN_WAKEUP },
+		{ "wakeup-path-late", SCN_WAKEUP_PATH_LATE },
 	};
 	struct scn_kernel *k = &d->k;
 	struct tok key, v, a, b;

@@ -15,6 +15,8 @@
  *
  * Every callback: a scheduling point, EV_CB_START with the scenario
  * index and the phase, dur_us of virtual time, the side actions
+ * (a late callback of a DPMK_DEV_WAKEUP_PATH_LATE device:
+ * device_set_wakeup_path())
  * (unregister the subtree at remove_target; register the DPMK_DEV_LATE
  * child add_target), device_pm_wait_for_dev() on pm_wait_for where
  * pm_wait_applies() (EV_PM_WAIT with what it returned), EV_CB_END with
@@ -145,6 +147,10 @@ static int dpmk_callback_from(struct device *dev, int phase, int from, int *ret)
 	if (sd->dur_us[phase])
 		dpmk_host_delay_us(sd->dur_us[phase]);
 	side_actions(d, phase);
+	/* A wake-up path only its late callback knows of (a PM domain's
+	 * users' wake-up settings, say). */
+	if (phase == PH_SUSPEND_LATE && sd->flags & DPMK_DEV_WAKEUP_PATH_LATE)
+		device_set_wakeup_path(dev);
 	err = sd->err[phase];
 	if (!err)
 		err = pm_wait(d, phase);
