@@ -88,6 +88,8 @@ enum dpmk_level {
 #define DPMK_DEV_IGNORE_CHILDREN (1u << 8)	/* pm_suspend_ignore_children() */
 #define DPMK_DEV_WAKEUP_PATH_LATE (1u << 9)	/* its suspend_late callback
 						 * calls device_set_wakeup_path() */
+#define DPMK_DEV_RPM_RESUME_PENDING (1u << 10)	/* a runtime resume request
+						 * queued as a cycle starts */
 
 /* struct dpmk_device.dpm_flags: the kernel's DPM_FLAG_* meanings */
 #define DPMK_DPM_NO_DIRECT_COMPLETE	(1u << 0)

@@ -179,6 +179,19 @@ void check_smart_kept(int dev, enum pm_phase p, long long from)
  * suspend (may-skip-resume) suspended (device_resume_noirq()).  A device
  * with neither flag starts its noirq and early resume callbacks in the
  * status its late and noirq suspend callbacks saw. */
+/* device_suspend() calls pm_runtime_barrier() before it calls back: a
+ * runtime resume request queued for the device is carried out first, so
+ * its suspend callback never starts with one still queued. */
+void check_rpm_request(int dev, enum pm_phase p, long long facts)
+{
+	if (p != PH_SUSPEND || !(facts & EV_FACT_RPM_TOLD) ||
+	    !(facts & EV_FACT_RPM_RESUME_QUEUED) || out_of_play(dev))
+		return;
+	check_fail(INV_RUNTIME_PM,
+		   "the suspend callback of '%s' started with a runtime resume request still queued: device_suspend() carries it out first (pm_runtime_barrier())",
+		   nm(dev));
+}
+
 /* A device's early resume step enables its runtime PM again before it
  * completes (device_resume_early(): pm_runtime_enable(), then
  * complete_all()), so a child's early resume callback finds its

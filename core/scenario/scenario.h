@@ -52,6 +52,9 @@ enum scn_level {
 #define SCN_WAKEUP	(1u << 3)	/* a wakeup source, enabled */
 #define SCN_WAKEUP_PATH_LATE (1u << 4)	/* its suspend_late callback calls
 					 * device_set_wakeup_path() */
+#define SCN_RPM_RESUME_PENDING (1u << 5) /* a runtime resume request is
+					 * queued for it as each transition
+					 * begins */
 
 /* struct scn_kernel.dpm_flags: the kernel's DPM_FLAG_* */
 #define SCN_DPM_NO_DIRECT_COMPLETE	PMF_NO_DIRECT_COMPLETE

@@ -87,6 +87,7 @@ struct dpmk_dev {
 };
 
 void dpmk_tell_removed_rpm(struct dpmk_dev *d);
+void dpmk_queue_resume_requests(void);
 
 static inline struct dpmk_dev *to_dpmk(struct device *dev)
 {

@@ -14,8 +14,13 @@
  * Every device is a runtime-PM "no callbacks" device: a runtime resume
  * succeeds without calling anything (it wakes the parent as runtime.c
  * does).  Runtime suspend never happens by itself: idle notifications
- * and asynchronous requests are not carried out, so a device's runtime
- * status changes only where main.c or the driver core changes it.
+ * and asynchronous requests are not carried out (pm_wq is frozen through
+ * a transition), so a device's runtime status changes only where main.c
+ * or the driver core changes it.  A resume request queued as a cycle
+ * starts (DPMK_DEV_RPM_RESUME_PENDING: an interrupt's pm_request_resume()
+ * just before the freezer ran) is carried out by pm_runtime_barrier() and
+ * by a disable that checks for one, and cancelled by the first disable,
+ * as runtime.c does.
  */
 #include "rt.h"
 
@@ -66,24 +71,77 @@ out:
 	dpmk_rpm_enabled_hook(dev);
 }
 
+static int rpm_resume(struct device *dev);
+
+/* A queued resume request, carried out now; dev's lock held. */
+static bool rpm_resume_pending(struct device *dev)
+{
+	if (!dev->power.request_pending || dev->power.request != RPM_REQ_RESUME)
+		return false;
+	atomic_inc(&dev->power.usage_count);
+	rpm_resume(dev);
+	atomic_add_unless(&dev->power.usage_count, -1, 0);
+	return true;
+}
+
+/* runtime.c's __pm_runtime_barrier(): the queued request is cancelled
+ * (no work ever runs, so none to wait for); dev's lock held. */
+static void rpm_cancel_request(struct device *dev)
+{
+	dev->power.request = RPM_REQ_NONE;
+	dev->power.request_pending = false;
+}
+
 void __pm_runtime_disable(struct device *dev, bool check_resume)
 {
 	spin_lock_irq(&dev->power.lock);
-	/* No resume request is ever pending here (requests are not
-	 * modelled), so check_resume has nothing to wake. */
-	if (dev->power.disable_depth++ == 0)
+	if (dev->power.disable_depth > 0) {
+		dev->power.disable_depth++;
+		goto out;
+	}
+	if (check_resume)
+		rpm_resume_pending(dev);
+	if (dev->power.disable_depth++ == 0) {
+		rpm_cancel_request(dev);
 		dev->power.last_status = dev->power.runtime_status;
+	}
+out:
 	spin_unlock_irq(&dev->power.lock);
 	dpmk_rpm_disabled_hook(dev);
 }
 
 int pm_runtime_barrier(struct device *dev)
 {
-	/* No runtime PM work is ever queued or running: nothing to wait for
-	 * and no pending resume request to carry out. */
+	int retval;
+
 	pm_runtime_get_noresume(dev);
+	spin_lock_irq(&dev->power.lock);
+	retval = rpm_resume_pending(dev);
+	rpm_cancel_request(dev);
+	spin_unlock_irq(&dev->power.lock);
 	pm_runtime_put_noidle(dev);
-	return 0;
+	return retval;
+}
+
+void dpmk_queue_resume_requests(void)
+{
+	for (int i = 0; i < dpmk_run.s->ndev; i++) {
+		struct dpmk_dev *d = dpmk_dev_get(i);
+		struct device *dev;
+
+		if (!d)
+			continue;
+		dev = &d->dev;
+		spin_lock_irq(&dev->power.lock);
+		if (d->sd->flags & DPMK_DEV_RPM_RESUME_PENDING &&
+		    !dev->power.disable_depth &&
+		    dev->power.runtime_status == RPM_SUSPENDED) {
+			dev->power.request = RPM_REQ_RESUME;
+			dev->power.request_pending = true;
+		}
+		spin_unlock_irq(&dev->power.lock);
+		put_device(dev);
+	}
 }
 
 bool pm_runtime_block_if_disabled(struct device *dev)
@@ -124,6 +182,8 @@ long long dpmk_dev_facts(struct device *dev)
 		f |= EV_FACT_PREPARED;
 	if (dev->power.direct_complete)
 		f |= EV_FACT_DIRECT_COMPLETE;
+	if (dev->power.request_pending && dev->power.request == RPM_REQ_RESUME)
+		f |= EV_FACT_RPM_RESUME_QUEUED;
 	spin_unlock_irq(&dev->power.lock);
 	/* The parent's runtime PM (RUNTIME-PM: enabled again before its
 	 * children's early resume); a bit-field, read without its lock as

@@ -292,6 +292,7 @@ static int tree_cycle(int n)
 	int err;
 
 	dpmk_publish_list_order();
+	dpmk_queue_resume_requests();
 	dpmk_publish_rpm(0);
 	err = dpmk_cycle(n);
 	dpmk_publish_rpm(1);
