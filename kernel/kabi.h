@@ -90,6 +90,9 @@ enum dpmk_level {
 						 * calls device_set_wakeup_path() */
 #define DPMK_DEV_RPM_RESUME_PENDING (1u << 10)	/* a runtime resume request
 						 * queued as a cycle starts */
+#define DPMK_DEV_RPM_RESUME_RACING (1u << 11)	/* one queued during its
+						 * suspend step, as main.c asks
+						 * pm_wakeup_pending() */
 
 /* struct dpmk_device.dpm_flags: the kernel's DPM_FLAG_* meanings */
 #define DPMK_DPM_NO_DIRECT_COMPLETE	(1u << 0)

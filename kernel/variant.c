@@ -98,6 +98,7 @@ static void convert(const struct scenario *s)
 			   (k->flags & SCN_WAKEUP ? DPMK_DEV_WAKEUP : 0) |
 			   (k->flags & SCN_WAKEUP_PATH_LATE ? DPMK_DEV_WAKEUP_PATH_LATE : 0) |
 			   (k->flags & SCN_RPM_RESUME_PENDING ? DPMK_DEV_RPM_RESUME_PENDING : 0) |
+			   (k->flags & SCN_RPM_RESUME_RACING ? DPMK_DEV_RPM_RESUME_RACING : 0) |
 			   (sd->beh.rpm_suspended ?
 			    DPMK_DEV_RPM_SUSPENDED | DPMK_DEV_PREPARE_POS : 0) |
 			   (k->late_phase >= 0 ? DPMK_DEV_LATE : 0);

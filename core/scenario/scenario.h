@@ -55,6 +55,8 @@ enum scn_level {
 #define SCN_RPM_RESUME_PENDING (1u << 5) /* a runtime resume request is
 					 * queued for it as each transition
 					 * begins */
+#define SCN_RPM_RESUME_RACING (1u << 6)	/* one arrives during its suspend
+					 * step, after pm_runtime_barrier() */
 
 /* struct scn_kernel.dpm_flags: the kernel's DPM_FLAG_* */
 #define SCN_DPM_NO_DIRECT_COMPLETE	PMF_NO_DIRECT_COMPLETE

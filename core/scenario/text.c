@@ -95,6 +95,8 @@ static void print_kernel_device(struct sbuf *b, const struct scenario *s,
 		sb_add(b, " wakeup-path-late");
 	if (k->flags & SCN_RPM_RESUME_PENDING)
 		sb_add(b, " rpm-resume-pending");
+	if (k->flags & SCN_RPM_RESUME_RACING)
+		sb_add(b, " rpm-resume-racing");
 	if (k->dpm_flags) {
 		sb_add(b, " dpm-flags=");
 		print_set(b, k->dpm_flags, dpm_flag_names, 4);
@@ -427,6 +429,7 @@ static int parse_kernel_attr(struct parser *ps, struct scn_device *d,
 		{ "syscore", SCN_SYSCORE }, { "wakeup", SCN_WAKEUP },
 		{ "wakeup-path-late", SCN_WAKEUP_PATH_LATE },
 		{ "rpm-resume-pending", SCN_RPM_RESUME_PENDING },
+		{ "rpm-resume-racing", SCN_RPM_RESUME_RACING },
 	};
 	struct scn_kernel *k = &d->k;
 	struct tok key, v, a, b;

@@ -75,6 +75,8 @@ struct dpmk_dev {
 						 * in it and skipped it */
 	int			dc_mark_inst;	/* runtime PM disabled there */
 	int			en_mark_inst;	/* runtime PM enabled there */
+	bool			request_early;	/* its queued resume request
+						 * was queued as the cycle began */
 	int			set_active_inst; /* main.c called
 						 * pm_runtime_set_active() on
 						 * it in a noirq resume */
@@ -88,6 +90,7 @@ struct dpmk_dev {
 
 void dpmk_tell_removed_rpm(struct dpmk_dev *d);
 void dpmk_queue_resume_requests(void);
+void dpmk_queue_racing_request(void);
 
 static inline struct dpmk_dev *to_dpmk(struct device *dev)
 {

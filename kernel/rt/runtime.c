@@ -78,6 +78,7 @@ static bool rpm_resume_pending(struct device *dev)
 {
 	if (!dev->power.request_pending || dev->power.request != RPM_REQ_RESUME)
 		return false;
+	to_dpmk(dev)->request_early = false;
 	atomic_inc(&dev->power.usage_count);
 	rpm_resume(dev);
 	atomic_add_unless(&dev->power.usage_count, -1, 0);
@@ -90,6 +91,17 @@ static void rpm_cancel_request(struct device *dev)
 {
 	dev->power.request = RPM_REQ_NONE;
 	dev->power.request_pending = false;
+	to_dpmk(dev)->request_early = false;
+}
+
+/* Queue a resume request for a runtime-suspended device whose runtime PM
+ * is on (pm_request_resume()); dev's lock held. */
+static void rpm_queue_resume(struct device *dev)
+{
+	if (dev->power.disable_depth || dev->power.runtime_status != RPM_SUSPENDED)
+		return;
+	dev->power.request = RPM_REQ_RESUME;
+	dev->power.request_pending = true;
 }
 
 void __pm_runtime_disable(struct device *dev, bool check_resume)
@@ -133,15 +145,33 @@ void dpmk_queue_resume_requests(void)
 			continue;
 		dev = &d->dev;
 		spin_lock_irq(&dev->power.lock);
-		if (d->sd->flags & DPMK_DEV_RPM_RESUME_PENDING &&
-		    !dev->power.disable_depth &&
-		    dev->power.runtime_status == RPM_SUSPENDED) {
-			dev->power.request = RPM_REQ_RESUME;
-			dev->power.request_pending = true;
+		if (d->sd->flags & DPMK_DEV_RPM_RESUME_PENDING) {
+			rpm_queue_resume(dev);
+			d->request_early = dev->power.request_pending;
 		}
 		spin_unlock_irq(&dev->power.lock);
 		put_device(dev);
 	}
+}
+
+/* DPMK_DEV_RPM_RESUME_RACING: an interrupt's pm_request_resume() as main.c
+ * asks pm_wakeup_pending() in the device's suspend step, between its
+ * pm_runtime_barrier() and its direct_complete test. */
+void dpmk_queue_racing_request(void)
+{
+	int h = dpmk_in_hand_now();
+	struct dpmk_dev *d;
+
+	if (h < 0 || dpmk_phase_now() != PH_SUSPEND ||
+	    !(dpmk_run.s->dev[h].flags & DPMK_DEV_RPM_RESUME_RACING))
+		return;
+	d = dpmk_dev_get(h);
+	if (!d)
+		return;
+	spin_lock_irq(&d->dev.power.lock);
+	rpm_queue_resume(&d->dev);
+	spin_unlock_irq(&d->dev.power.lock);
+	put_device(&d->dev);
 }
 
 bool pm_runtime_block_if_disabled(struct device *dev)
@@ -182,7 +212,8 @@ long long dpmk_dev_facts(struct device *dev)
 		f |= EV_FACT_PREPARED;
 	if (dev->power.direct_complete)
 		f |= EV_FACT_DIRECT_COMPLETE;
-	if (dev->power.request_pending && dev->power.request == RPM_REQ_RESUME)
+	if (dev->power.request_pending && dev->power.request == RPM_REQ_RESUME &&
+	    to_dpmk(dev)->request_early)
 		f |= EV_FACT_RPM_RESUME_QUEUED;
 	spin_unlock_irq(&dev->power.lock);
 	/* The parent's runtime PM (RUNTIME-PM: enabled again before its

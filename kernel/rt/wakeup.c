@@ -54,6 +54,7 @@ bool pm_wakeup_pending(void)
 	long long now = (long long)dpmk_host_now_ns();
 	long long at = dpmk_run.wakeup_ns;
 
+	dpmk_queue_racing_request();
 	if (at < 0 || transition_start_ns < 0 || at < transition_start_ns ||
 	    now < at)
 		return false;
