@@ -138,17 +138,21 @@ int pm_runtime_barrier(struct device *dev)
 void dpmk_queue_resume_requests(void)
 {
 	for (int i = 0; i < dpmk_run.s->ndev; i++) {
-		struct dpmk_dev *d = dpmk_dev_get(i);
+		struct dpmk_dev *d;
 		struct device *dev;
 
+		/* Only those asked for: a reference taken and dropped is a
+		 * step other tasks may interleave with, and a scenario's
+		 * schedule bytes must keep meaning what they meant. */
+		if (!(dpmk_run.s->dev[i].flags & DPMK_DEV_RPM_RESUME_PENDING))
+			continue;
+		d = dpmk_dev_get(i);
 		if (!d)
 			continue;
 		dev = &d->dev;
 		spin_lock_irq(&dev->power.lock);
-		if (d->sd->flags & DPMK_DEV_RPM_RESUME_PENDING) {
-			rpm_queue_resume(dev);
-			d->request_early = dev->power.request_pending;
-		}
+		rpm_queue_resume(dev);
+		d->request_early = dev->power.request_pending;
 		spin_unlock_irq(&dev->power.lock);
 		put_device(dev);
 	}
