@@ -171,6 +171,28 @@ def check_bad_input(tool, tree, out):
     return bad
 
 
+def check_baseline_refresh(cmd, out):
+    """The unmutated code's corpus run holds for the build it ran on: a
+    campaign whose recorded build differs (dpmfuzz's code changed between
+    sessions) runs it again before it counts a kill."""
+    sf = Path(out) / "state.json"
+    state = json.loads(sf.read_text())
+    if not state.get("baseline", {}).get("build"):
+        print("mutate_test: FAIL the baseline does not record the build it ran on")
+        return 1
+    state["baseline"]["build"] = "an older build"
+    state["baseline"]["when"] = "then"
+    sf.write_text(json.dumps(state))
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    after = json.loads(sf.read_text()).get("baseline", {})
+    if p.returncode or after.get("when") == "then" or after.get("build") == "an older build":
+        print(f"mutate_test: FAIL a campaign checked with another build did not run its baseline again "
+              f"(exit {p.returncode}, baseline {after})")
+        return 1
+    print("mutate_test: ok   the baseline runs again for a changed build")
+    return 0
+
+
 def main(argv):
     if len(argv) != 4:
         print("usage: mutate_test.py DPMMUTATE DPMREPRO TREE OUTDIR", file=sys.stderr)
@@ -235,6 +257,7 @@ def main(argv):
     bad += check_diff_mode(tool, tree, out)
     bad += check_bad_input(tool, tree, out)
     bad += check_own_build(tool, tree, out, *EXPECT[s][0])
+    bad += check_baseline_refresh(cmd, out)
     return 1 if bad else 0
 
 
