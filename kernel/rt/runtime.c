@@ -221,12 +221,18 @@ long long dpmk_dev_facts(struct device *dev)
 		f |= EV_FACT_RPM_RESUME_QUEUED;
 	spin_unlock_irq(&dev->power.lock);
 	/* The parent's runtime PM (RUNTIME-PM: enabled again before its
-	 * children's early resume); a bit-field, read without its lock as
-	 * a glance.  Not a parent already freed (a deleted device's
+	 * children's early resume), under the parent's lock, which its
+	 * writers hold.  Not a parent already freed (a deleted device's
 	 * callback may still be asked for its facts; REMOVED judges it). */
-	if (dev->parent && !dpmk_is_quarantined(dev->parent, NULL))
-		f |= EV_FACT_PARENT_TOLD |
-		     (long long)dev->parent->power.disable_depth << EV_FACT_PARENT_DEPTH_SHIFT;
+	if (dev->parent && !dpmk_is_quarantined(dev->parent, NULL)) {
+		struct device *p = dev->parent;
+		long long depth;
+
+		spin_lock_irq(&p->power.lock);
+		depth = p->power.disable_depth;
+		spin_unlock_irq(&p->power.lock);
+		f |= EV_FACT_PARENT_TOLD | depth << EV_FACT_PARENT_DEPTH_SHIFT;
+	}
 	return f;
 }
 
