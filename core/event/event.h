@@ -188,11 +188,11 @@ enum pm_ev_kind {
 #define EV_FACT_PREPARED	64	/* power.is_prepared is set */
 #define EV_FACT_DC_TOLD		128	/* the bit below is told */
 #define EV_FACT_DIRECT_COMPLETE	256	/* power.direct_complete is set */
+#define EV_FACT_PARENT_TOLD	512	/* the parent's disable_depth is told,
+					 * in the bits from the shift below */
 #define EV_FACT_RPM_RESUME_QUEUED 1024	/* a runtime resume request queued
 					 * before the transition is still
 					 * queued (told with EV_FACT_RPM_TOLD) */
-#define EV_FACT_PARENT_TOLD	512	/* the parent's disable_depth is told,
-					 * in the bits from the shift below */
 #define EV_FACT_PARENT_DEPTH_SHIFT 16
 
 /* Which resume a resume-side phase does, as dev_pm_skip_resume() tells

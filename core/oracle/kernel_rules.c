@@ -173,12 +173,6 @@ void check_smart_kept(int dev, enum pm_phase p, long long from)
 		   nm(dev));
 }
 
-/* Runtime PM is off from a device's late suspend to its early resume;
- * main.c changes its runtime status there only for the DPM flags: a
- * smart-suspend device it resumes becomes active, one it leaves in
- * suspend (may-skip-resume) suspended (device_resume_noirq()).  A device
- * with neither flag starts its noirq and early resume callbacks in the
- * status its late and noirq suspend callbacks saw. */
 /* device_suspend() calls pm_runtime_barrier() before it calls back: a
  * runtime resume request queued for the device is carried out first, so
  * its suspend callback never starts with one still queued. */
@@ -197,7 +191,7 @@ void check_rpm_request(int dev, enum pm_phase p, long long facts)
  * complete_all()), so a child's early resume callback finds its
  * parent's runtime PM as deep as the transition found it: one deeper
  * only for a direct_complete parent, which device_resume() enables. */
-static void check_parent_rpm_enabled(int dev, enum pm_phase p, long long facts)
+void check_parent_rpm_enabled(int dev, enum pm_phase p, long long facts)
 {
 	int par = cfg.parent[dev];
 	long long depth = facts >> EV_FACT_PARENT_DEPTH_SHIFT & 0xff;
@@ -211,12 +205,17 @@ static void check_parent_rpm_enabled(int dev, enum pm_phase p, long long facts)
 		   nm(dev), nm(par), depth, st[par].rpm_depth);
 }
 
+/* Runtime PM is off from a device's late suspend to its early resume;
+ * main.c changes its runtime status there only for the DPM flags: a
+ * smart-suspend device it resumes becomes active, one it leaves in
+ * suspend (may-skip-resume) suspended (device_resume_noirq()).  A device
+ * with neither flag starts its noirq and early resume callbacks in the
+ * status its late and noirq suspend callbacks saw. */
 void check_rpm_status_kept(int dev, enum pm_phase p, long long facts)
 {
 	unsigned int f = cfg.dpm_flags ? cfg.dpm_flags[dev] : 0;
 	int now;
 
-	check_parent_rpm_enabled(dev, p, facts);
 	if (!(facts & EV_FACT_RPM_TOLD))
 		return;
 	now = !!(facts & EV_FACT_RPM_SUSPENDED);

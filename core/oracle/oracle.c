@@ -657,6 +657,7 @@ void do_check_callback_start(int dev, enum pm_phase p, long long facts, long lon
 	check_callback_source(dev, p, from);
 	check_rpm_disabled(dev, p, facts);
 	check_rpm_request(dev, p, facts);
+	check_parent_rpm_enabled(dev, p, facts);
 	check_rpm_status_kept(dev, p, facts);
 	check_smart_kept(dev, p, from);
 	check_prepared_flag(dev, p, facts);

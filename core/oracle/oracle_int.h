@@ -150,6 +150,7 @@ struct dlink { int con, sup; bool on; };
 #define do_check_rpm_noirq orc_do_check_rpm_noirq
 #define do_check_rpm_removed orc_do_check_rpm_removed
 #define check_rpm_request orc_check_rpm_request
+#define check_parent_rpm_enabled orc_check_parent_rpm_enabled
 #define do_check_locking orc_do_check_locking
 #define do_check_relinked orc_do_check_relinked
 #define check_dc_due orc_check_dc_due
@@ -238,6 +239,7 @@ void check_rpm_kept(int dev, enum pm_phase p, long long facts);
 void do_check_rpm_noirq(int dev, int when, long long flags);
 void do_check_rpm_removed(int dev, long long depth, long long flags);
 void check_rpm_request(int dev, enum pm_phase p, long long facts);
+void check_parent_rpm_enabled(int dev, enum pm_phase p, long long facts);
 void do_check_locking(int dev, const char *what, long long held);
 void do_check_relinked(int dev);
 void check_dc_due(int dev, enum pm_phase p, long long facts);

@@ -643,7 +643,7 @@ static const char *const ev_names[] = {
 	"skip", "wakeup-abort", "gone", "freed", "use-after-free", "refs",
 	"teardown-done", "added", "list-pos", "unbound", "link",
 	"failed-dev", "rpm-state", "failed-step", "locking", "relinked",
-		"pm-wait", "not-set-up",
+	"pm-wait", "not-set-up",
 };
 _Static_assert(sizeof(ev_names) / sizeof(ev_names[0]) == NR_EV_KINDS,
 	       "a name for every event kind");

@@ -79,24 +79,23 @@ static void print_phases(struct sbuf *b, unsigned int mask)
 	print_set(b, mask, names, NR_PHASES);
 }
 
+/* The kernel variants' device attributes that are one word each, in the
+ * order a scenario prints them. */
+static const struct { const char *w; unsigned int f; } kernel_flags[] = {
+	{ "no-driver", SCN_NO_DRIVER }, { "no-pm", SCN_NO_PM },
+	{ "syscore", SCN_SYSCORE }, { "wakeup", SCN_WAKEUP },
+	{ "wakeup-path-late", SCN_WAKEUP_PATH_LATE },
+	{ "rpm-resume-pending", SCN_RPM_RESUME_PENDING },
+	{ "rpm-resume-racing", SCN_RPM_RESUME_RACING },
+};
+
 /* The kernel variants' device attributes that differ from the defaults. */
 static void print_kernel_device(struct sbuf *b, const struct scenario *s,
 				const struct scn_kernel *k)
 {
-	if (k->flags & SCN_NO_DRIVER)
-		sb_add(b, " no-driver");
-	if (k->flags & SCN_NO_PM)
-		sb_add(b, " no-pm");
-	if (k->flags & SCN_SYSCORE)
-		sb_add(b, " syscore");
-	if (k->flags & SCN_WAKEUP)
-		sb_add(b, " wakeup");
-	if (k->flags & SCN_WAKEUP_PATH_LATE)
-		sb_add(b, " wakeup-path-late");
-	if (k->flags & SCN_RPM_RESUME_PENDING)
-		sb_add(b, " rpm-resume-pending");
-	if (k->flags & SCN_RPM_RESUME_RACING)
-		sb_add(b, " rpm-resume-racing");
+	for (size_t i = 0; i < sizeof(kernel_flags) / sizeof(kernel_flags[0]); i++)
+		if (k->flags & kernel_flags[i].f)
+			sb_add(b, " %s", kernel_flags[i].w);
 	if (k->dpm_flags) {
 		sb_add(b, " dpm-flags=");
 		print_set(b, k->dpm_flags, dpm_flag_names, 4);
@@ -424,19 +423,12 @@ static int parse_phases(struct parser *ps, struct tok v, unsigned int *mask,
 static int parse_kernel_attr(struct parser *ps, struct scn_device *d,
 			     struct tok w)
 {
-	static const struct { const char *w; unsigned int f; } flags[] = {
-		{ "no-driver", SCN_NO_DRIVER }, { "no-pm", SCN_NO_PM },
-		{ "syscore", SCN_SYSCORE }, { "wakeup", SCN_WAKEUP },
-		{ "wakeup-path-late", SCN_WAKEUP_PATH_LATE },
-		{ "rpm-resume-pending", SCN_RPM_RESUME_PENDING },
-		{ "rpm-resume-racing", SCN_RPM_RESUME_RACING },
-	};
 	struct scn_kernel *k = &d->k;
 	struct tok key, v, a, b;
 
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		if (tok_is(w, flags[i].w)) {
-			k->flags |= flags[i].f;
+	for (size_t i = 0; i < sizeof(kernel_flags) / sizeof(kernel_flags[0]); i++)
+		if (tok_is(w, kernel_flags[i].w)) {
+			k->flags |= kernel_flags[i].f;
 			return 1;
 		}
 	if (!split(w, '=', &key, &v))

@@ -401,22 +401,15 @@ void dpmk_callback_ended(struct dpmk_dev *d, int p, int err)
 	}
 }
 
-/*
- * The runtime PM main.c reads or sets as a device's noirq step ends
- * (EV_RPM_STATE, err EV_RPM_NOIRQ_SUSPEND or _RESUME): as the suspend
- * ends, whether the device is in use (a usage count above the one
- * prepare took, or an active child it does not ignore), which
- * must_resume follows; as the resume ends, whether main.c called
- * pm_runtime_set_active() on it.
- */
-static void tell_noirq_rpm(struct dpmk_dev *d, int p)
+/* A device's runtime PM as main.c left it, for EV_RPM_STATE: its
+ * disable depth and EV_RPMF_SUSPENDED, _USED (a usage count above the one
+ * prepare took), _ACTIVE_CHILD (one it does not ignore). */
+static long long rpm_snapshot(struct device *dev, int *depth)
 {
-	struct device *dev = &d->dev;
 	long long b = 0;
-	int depth;
 
 	spin_lock_irq(&dev->power.lock);
-	depth = dev->power.disable_depth;
+	*depth = dev->power.disable_depth;
 	if (dev->power.runtime_status == RPM_SUSPENDED)
 		b |= EV_RPMF_SUSPENDED;
 	if (atomic_read(&dev->power.usage_count) > 1)
@@ -424,25 +417,30 @@ static void tell_noirq_rpm(struct dpmk_dev *d, int p)
 	if (atomic_read(&dev->power.child_count) > 0 && !dev->power.ignore_children)
 		b |= EV_RPMF_ACTIVE_CHILD;
 	spin_unlock_irq(&dev->power.lock);
+	return b;
+}
+
+/* As a device's noirq step ends (EV_RPM_NOIRQ_SUSPEND or _RESUME): after
+ * the suspend, whether it is in use, which must_resume follows; after
+ * the resume, whether main.c called pm_runtime_set_active() on it. */
+static void tell_noirq_rpm(struct dpmk_dev *d, int p)
+{
+	int depth;
+	long long b = rpm_snapshot(&d->dev, &depth);
+
 	if (__atomic_load_n(&d->set_active_inst, __ATOMIC_RELAXED) == phase_inst())
 		b |= EV_RPMF_SET_ACTIVE;
 	dpmk_emit(EV_RPM_STATE, d->idx, p, p == PH_SUSPEND_NOIRQ ?
 		  EV_RPM_NOIRQ_SUSPEND : EV_RPM_NOIRQ_RESUME, depth, b, NULL);
 }
 
-/* The runtime PM main.c's device_pm_remove() left (its
- * pm_runtime_remove(): disabled, and suspended). */
+/* What main.c's device_pm_remove() left (its pm_runtime_remove():
+ * disabled, and suspended). */
 void dpmk_tell_removed_rpm(struct dpmk_dev *d)
 {
-	struct device *dev = &d->dev;
-	long long b = 0;
 	int depth;
+	long long b = rpm_snapshot(&d->dev, &depth);
 
-	spin_lock_irq(&dev->power.lock);
-	depth = dev->power.disable_depth;
-	if (dev->power.runtime_status == RPM_SUSPENDED)
-		b |= EV_RPMF_SUSPENDED;
-	spin_unlock_irq(&dev->power.lock);
 	dpmk_emit(EV_RPM_STATE, d->idx, dpmk_phase_now(), EV_RPM_REMOVED, depth, b, NULL);
 }
 
@@ -452,15 +450,21 @@ void dpmk_init_completion(struct completion *x)
 	x->dpmk_set_up = 1;
 }
 
-void dpmk_completion_used(struct completion *x, const char *op)
+/* x, a live device's power.completion, used by main.c (op). */
+static void completion_used(struct completion *x, const char *op)
 {
 	struct device *dev = container_of(x, struct device, power.completion);
 
+	if (!x->dpmk_set_up)
+		dpmk_emit(EV_NOT_SET_UP, to_dpmk(dev)->idx, dpmk_phase_now(), 0, 0, 0, op);
+}
+
+void dpmk_completion_used(struct completion *x, const char *op)
+{
 	/* A freed device's completion: kapi reports the use after free
 	 * (and its memory is poisoned: asked first). */
-	if (dpmk_is_quarantined(x, NULL) || x->dpmk_set_up)
-		return;
-	dpmk_emit(EV_NOT_SET_UP, to_dpmk(dev)->idx, dpmk_phase_now(), 0, 0, 0, op);
+	if (!dpmk_is_quarantined(x, NULL))
+		completion_used(x, op);
 }
 
 void dpmk_complete_all(struct completion *x)
@@ -470,13 +474,12 @@ void dpmk_complete_all(struct completion *x)
 	int p = dpmk_phase_now();
 	int me = dpmk_host_task_id();
 
-	dpmk_completion_used(x, "complete_all()");
-
 	/* A freed device's completion: kapi reports the use after free. */
 	if (dpmk_is_quarantined(x, NULL)) {
 		(complete_all)(x);
 		return;
 	}
+	completion_used(x, "complete_all()");
 	if (p > PH_PREPARE && p < PH_COMPLETE &&
 	    !removing(d, me) &&
 	    in_hand(d)) {

@@ -135,12 +135,19 @@ int pm_runtime_barrier(struct device *dev)
 	return retval;
 }
 
+/* Some device has DPMK_DEV_RPM_RESUME_RACING: pm_wakeup_pending() need
+ * not look for the device in hand otherwise. */
+static bool racing_requests;
+
 void dpmk_queue_resume_requests(void)
 {
+	bool racing = false;
+
 	for (int i = 0; i < dpmk_run.s->ndev; i++) {
 		struct dpmk_dev *d;
 		struct device *dev;
 
+		racing |= dpmk_run.s->dev[i].flags & DPMK_DEV_RPM_RESUME_RACING;
 		/* Only those asked for: a reference taken and dropped is a
 		 * step other tasks may interleave with, and a scenario's
 		 * schedule bytes must keep meaning what they meant. */
@@ -156,6 +163,7 @@ void dpmk_queue_resume_requests(void)
 		spin_unlock_irq(&dev->power.lock);
 		put_device(dev);
 	}
+	__atomic_store_n(&racing_requests, racing, __ATOMIC_RELAXED);
 }
 
 /* DPMK_DEV_RPM_RESUME_RACING: an interrupt's pm_request_resume() as main.c
@@ -163,11 +171,14 @@ void dpmk_queue_resume_requests(void)
  * pm_runtime_barrier() and its direct_complete test. */
 void dpmk_queue_racing_request(void)
 {
-	int h = dpmk_in_hand_now();
 	struct dpmk_dev *d;
+	int h;
 
-	if (h < 0 || dpmk_phase_now() != PH_SUSPEND ||
-	    !(dpmk_run.s->dev[h].flags & DPMK_DEV_RPM_RESUME_RACING))
+	if (!__atomic_load_n(&racing_requests, __ATOMIC_RELAXED) ||
+	    dpmk_phase_now() != PH_SUSPEND)
+		return;
+	h = dpmk_in_hand_now();
+	if (h < 0 || !(dpmk_run.s->dev[h].flags & DPMK_DEV_RPM_RESUME_RACING))
 		return;
 	d = dpmk_dev_get(h);
 	if (!d)
