@@ -93,6 +93,14 @@ extern const struct diff_config kernel_diff[];
 	.bug = "LIVENESS", .needs = "", .detector = "fuzz",                  \
 	.no_worker_limit = true }
 
+/* KV-6: the 6.16+ scheme starts a parent's async suspend from its
+ * child's step without asking whether the parent needs PM at all; with the
+ * knob on, no device that needs no PM is async. */
+#define KERNEL_KNOB_KV6 { "kv6-no-pm-sync", "unfixed",                          \
+	"KV-6: no device that needs no PM is async (the 6.16+ scheme lets a child start the async suspend of such a parent, which main.c then handles though it is on no PM list)", \
+	.bug = "REMOVED", .needs = "", .detector = "fuzz",                   \
+	.cuts = VF_NO_PM_ASYNC }
+
 /* A syscore device's PM children resume before its ancestors (main.c
  * skips a syscore device before it waits for its parent), and a child
  * that waits for another device (pm-wait) while an ancestor's callback
@@ -114,7 +122,8 @@ extern const struct diff_config kernel_diff[];
 		.features = VF_LINKS | VF_DIRECT_COMPLETE | VF_PM_WAIT |    \
 			    VF_TRANSITIONS | VF_WAKEUP | VF_PM_STACK |     \
 			    VF_LATE_ADD | VF_LINK_FLAGS | VF_LATE_EARLY |   \
-			    VF_SYSFS_STREQ | VF_SYSCORE_PARENTS | (feat_),  \
+			    VF_SYSFS_STREQ | VF_SYSCORE_PARENTS |          \
+			    VF_NO_PM_ASYNC | (feat_),  \
 		.knobs = sym##_knobs,                                       \
 		.nknobs = sizeof(sym##_knobs) / sizeof(sym##_knobs[0]),     \
 		.diff = kernel_diff,                                        \

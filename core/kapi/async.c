@@ -2,9 +2,7 @@
 /*
  * async_schedule() and async_synchronize_full(): every job runs as its
  * own engine task.  With a worker limit, jobs start in the order they
- * were queued, as the kernel's async worker pool takes its entries, or
- * (async_config.any_order) in whatever order the engine runs the waiting
- * ones, as work items on a workqueue's pools may.
+ * were queued, as the kernel's async worker pool takes its entries.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,10 +71,7 @@ static void async_run_entry(void *arg)
 	struct async_entry *e = arg;
 
 	eng_lock(&aq.lk);
-	if (cfg.worker_limit && cfg.any_order) {
-		while (running >= cfg.worker_limit)
-			dpm_eng->wait(&aq, WAIT_ASYNC_WORKER, e);
-	} else if (cfg.worker_limit) {
+	if (cfg.worker_limit) {
 		while (e->ticket != next_to_start ||
 		       running >= cfg.worker_limit)
 			dpm_eng->wait(&aq, WAIT_ASYNC_WORKER, e);

@@ -96,12 +96,6 @@ struct async_config {
 	/* At most this many jobs run at once; later ones wait in queue
 	 * order (0: no limit). */
 	unsigned int worker_limit;
-	/* With a worker limit: a waiting job does not wait for the jobs
-	 * queued before it; when a worker frees, whichever waiting job the
-	 * engine runs first takes it.  kernel/async.c queues its entries on
-	 * a workqueue, whose per-node pools and worker threads give no
-	 * global start order (the kernel variants use this). */
-	bool any_order;
 };
 
 void async_reset(const struct async_config *cfg);

@@ -451,12 +451,14 @@ void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
 			if (!ok)
 				k->late_phase = -1;
 		}
-	/* A device that needs no PM is not on dpm_list: nothing orders its
-	 * children against its parent, so they need none either (out of the
-	 * kernel's contract otherwise). */
-	for (int i = 0; i < s->ndev; i++)
-		if (devs[i].parent >= 0 && (devs[devs[i].parent].k.flags & SCN_NO_PM))
-			devs[i].k.flags |= SCN_NO_PM;
+	/* A device that needs no PM is on no PM list, and its children may
+	 * well need PM (the kernel does not forbid it).  Whether it is async
+	 * matters only where a subordinate's step starts its superiors' (the
+	 * 6.16+ scheme: finding KV-6). */
+	if (!(feat & VF_NO_PM_ASYNC))
+		for (int i = 0; i < s->ndev; i++)
+			if (devs[i].k.flags & SCN_NO_PM)
+				devs[i].async = devs[i].pci = false;
 	for (int i = s->ndev - 1; i >= 0; i--) {
 		const struct scn_device *d = &devs[i];
 

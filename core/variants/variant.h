@@ -78,6 +78,8 @@ enum {
 	VF_SYSCORE_PARENTS = 1 << 11,	/* a syscore device may have
 					 * children (without it, only a
 					 * leaf is syscore) */
+	VF_NO_PM_ASYNC = 1 << 12,	/* a device that needs no PM may
+					 * be async (without it, none is) */
 };
 
 struct scenario;

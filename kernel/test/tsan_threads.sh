@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# dpmk_check on the threads engine under ThreadSanitizer:
-#   kernel/test/tsan_threads.sh DPMK_CHECK ARGS...
-# The run must be clean for the checker.  ThreadSanitizer may report data
+# dpmstress on the threads engine under ThreadSanitizer:
+#   kernel/test/tsan_threads.sh DPMSTRESS ARGS...
+# The run must be clean for the oracle.  ThreadSanitizer may report data
 # races, but only ones where main.c makes one of the two accesses
 # (docs/kernel.md lists them: they are the kernel's, reported, never
 # suppressed); a race between two accesses of dpmfuzz's own runtime fails
