@@ -844,19 +844,26 @@ static int resolve(struct scenario *find, char *err, size_t errlen)
 	return 0;
 }
 
-/* A --jobs worker, forked: its share, its counts to the parent. */
-static __attribute__((noreturn)) void job(int j, pid_t parent, int fd)
+/* A --jobs worker, forked (tools/pool.c): never outlive the parent,
+ * which passes signals on: SIGTERM when it dies (if it died already,
+ * now), one flag for two signals. */
+static void job_init(pid_t parent, void *ctx)
 {
-	/* Never outlive the parent, which passes signals on: SIGTERM when
-	 * it dies (if it died already, now), one flag for two signals. */
+	(void)ctx;
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent)
 		raise(SIGTERM);
 	cli_catch_signals(program.name, CLI_SIG_STOP_WORKER);
-	job_fd = fd;
-	run_share(j);
+}
+
+/* Share j of the scenarios, its counts to the parent. */
+static int job(long j, FILE *out, void *ctx)
+{
+	(void)ctx;
+	job_fd = fileno(out);
+	run_share((int)j);
 	send_sum();
-	_exit(sum.interrupted ? 128 + sum.interrupted : sum.violations ? 1 : 0);
+	return sum.interrupted ? 128 + sum.interrupted : sum.violations ? 1 : 0;
 }
 
 /* The counts of every worker, as they arrive. */
@@ -867,25 +874,30 @@ struct totals {
 	bool write_failed;
 };
 
-static void collect(const void *record, void *ctx)
+/* A worker's counts; none from one that died. */
+static int collect(long j, FILE *in, void *ctx)
 {
-	const struct stress_sum *w = record;
+	struct stress_sum w;
 	struct totals *t = ctx;
 
-	t->scenarios += w->scenarios;
-	t->transitions += w->transitions;
-	t->violations += w->violations;
+	(void)j;
+	if (fread(&w, sizeof(w), 1, in) != 1)
+		return 0;
+	t->scenarios += w.scenarios;
+	t->transitions += w.transitions;
+	t->violations += w.violations;
 	for (int k = 0; k < NR_INV; k++)
-		t->by[k] += w->by_id[k];
-	if (w->seconds > t->seconds)
-		t->seconds = w->seconds;
-	if (!t->interrupted && w->interrupted)
-		t->interrupted = w->interrupted;
-	t->write_failed |= w->write_failed;
+		t->by[k] += w.by_id[k];
+	if (w.seconds > t->seconds)
+		t->seconds = w.seconds;
+	if (!t->interrupted && w.interrupted)
+		t->interrupted = w.interrupted;
+	t->write_failed |= w.write_failed;
+	return 0;
 }
 
 /*
- * J processes, each its share (stress/pool.c); this one prints the
+ * J processes, each its share (tools/pool.c); this one prints the
  * summary of them all.  A signal to this process (SIGINT from a
  * terminal reaches the workers too) is passed on to the workers, which
  * stop and send what they have.
@@ -893,12 +905,12 @@ static void collect(const void *record, void *ctx)
 static int run_jobs(void)
 {
 	struct totals t = { 0 };
-	const struct stress_pool pool = {
-		.prog = program.name, .jobs = cfg.jobs,
-		.record_size = sizeof(sum), .worker = job,
-		.collect = collect, .ctx = &t,
+	const struct worker_pool pool = {
+		.prog = program.name, .jobs = cfg.jobs, .ntasks = cfg.jobs,
+		.worker_init = job_init, .run = job, .collect = collect,
+		.forward_signals = true, .ctx = &t,
 	};
-	int sig, worst = stress_pool_run(&pool, &sig);
+	int sig, worst = pool_run(&pool, &sig);
 
 	if (!sig)
 		sig = t.interrupted;

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "pool.h"
 #include "explore/chunk.h"
 #include "run/replay.h"
 #include "util/esc.h"
@@ -395,12 +396,6 @@ static void progress(struct check *k, int jobs, bool final)
 
 /* ---- workers ---- */
 
-struct worker {
-	pid_t pid;
-	FILE *to, *from;
-	long chunk;		/* in progress, -1: idle */
-};
-
 /* The signal that asked to stop, or 0. */
 static volatile sig_atomic_t interrupted;
 
@@ -409,65 +404,67 @@ static void on_signal(int sig)
 	interrupted = sig;
 }
 
-/* A worker: chunk numbers in, records out. */
-static void worker_loop(struct check *k, FILE *in, FILE *out)
+static bool out_of_time(const struct check *k, double limit)
 {
+	return limit > 0 && now() - k->t0 >= limit;
+}
+
+/* The pool's view of a check: its chunks are the tasks. */
+struct pool_ctx {
+	struct check *k;
+	double limit;
+	int jobs;
+};
+
+static int chunk_run(long c, FILE *out, void *ctx)
+{
+	struct check *k = ((struct pool_ctx *)ctx)->k;
+	struct check_totals t;
+	int rc;
+
+	check_chunk(&k->sp, c, k->first[c], &k->co, &t);
+	rc = check_totals_write(out, c, &t) ? 1 : 0;
+	check_totals_free(&t);
+	return rc ? 128 + SIGPIPE : 0;
+}
+
+static int chunk_collect(long want, FILE *in, void *ctx)
+{
+	struct check *k = ((struct pool_ctx *)ctx)->k;
+	struct check_totals t;
 	long c;
 
-	while (fscanf(in, "%ld", &c) == 1) {
-		struct check_totals t;
-
-		check_chunk(&k->sp, c, k->first[c], &k->co, &t);
-		if (check_totals_write(out, c, &t))
-			_exit(1);
-		check_totals_free(&t);
-	}
-	_exit(0);
+	if (check_totals_read(in, &c, &t) || c != want)
+		return 1;
+	record(k, c, &t);
+	check_totals_free(&t);
+	progress(k, ((struct pool_ctx *)ctx)->jobs, false);
+	return 0;
 }
 
-static void start_worker(struct check *k, struct worker *w)
+static bool chunk_done(long c, void *ctx)
 {
-	int down[2], up[2];
-
-	if (pipe(down) || pipe(up))
-		cli_die(program.name, "pipe: %s", strerror(errno));
-	fflush(NULL);
-	w->pid = fork();
-	if (w->pid < 0)
-		cli_die(program.name, "fork: %s", strerror(errno));
-	if (!w->pid) {
-		close(down[1]);
-		close(up[0]);
-		signal(SIGINT, SIG_IGN);
-		worker_loop(k, fdopen(down[0], "r"), fdopen(up[1], "w"));
-	}
-	close(down[0]);
-	close(up[1]);
-	w->to = fdopen(down[1], "w");
-	w->from = fdopen(up[0], "r");
-	w->chunk = -1;
+	return ((struct pool_ctx *)ctx)->k->done[c];
 }
 
-static long next_chunk(struct check *k, long *cursor)
+static bool chunk_stop(void *ctx)
 {
-	while (*cursor < k->nchunks && k->done[*cursor])
-		(*cursor)++;
-	return *cursor < k->nchunks ? (*cursor)++ : -1;
+	const struct pool_ctx *pc = ctx;
+
+	return interrupted || out_of_time(pc->k, pc->limit);
 }
 
 /* Every chunk not done, until done, a signal or the time limit.  Returns
  * whether every chunk was done. */
 static bool run_all(struct check *k, int jobs, double limit)
 {
-	long cursor = 0;
-
 	if (jobs <= 1) {
-		long c;
-
-		while (!interrupted && (limit <= 0 || now() - k->t0 < limit) &&
-		       (c = next_chunk(k, &cursor)) >= 0) {
+		for (long c = 0; c < k->nchunks && !interrupted &&
+				 !out_of_time(k, limit); c++) {
 			struct check_totals t;
 
+			if (k->done[c])
+				continue;
 			check_chunk(&k->sp, c, k->first[c], &k->co, &t);
 			record(k, c, &t);
 			check_totals_free(&t);
@@ -475,70 +472,18 @@ static bool run_all(struct check *k, int jobs, double limit)
 		}
 		return k->chunks_done == k->nchunks;
 	}
-	struct worker *w = dpm_xcalloc((size_t)jobs, sizeof(*w));
-	int busy = 0;
+	struct pool_ctx pc = { k, limit, jobs };
+	const struct worker_pool pool = {
+		.prog = program.name, .jobs = jobs, .ntasks = k->nchunks,
+		.run = chunk_run, .collect = chunk_collect, .skip = chunk_done,
+		.stop = chunk_stop, .ctx = &pc,
+	};
+	int sig;
 
-	for (int i = 0; i < jobs; i++)
-		start_worker(k, &w[i]);
-	for (;;) {
-		bool stop = interrupted || (limit > 0 && now() - k->t0 >= limit);
-
-		for (int i = 0; i < jobs && !stop; i++) {
-			long c;
-
-			if (w[i].chunk >= 0 || (c = next_chunk(k, &cursor)) < 0)
-				continue;
-			w[i].chunk = c;
-			fprintf(w[i].to, "%ld\n", c);
-			fflush(w[i].to);
-			busy++;
-		}
-		if (!busy)
-			break;
-		fd_set rd;
-		int maxfd = -1;
-
-		FD_ZERO(&rd);
-		for (int i = 0; i < jobs; i++)
-			if (w[i].chunk >= 0) {
-				FD_SET(fileno(w[i].from), &rd);
-				if (fileno(w[i].from) > maxfd)
-					maxfd = fileno(w[i].from);
-			}
-		struct timeval tv = { 1, 0 };
-
-		if (select(maxfd + 1, &rd, NULL, NULL, &tv) < 0) {
-			if (errno == EINTR)
-				continue;
-			cli_die(program.name, "select: %s", strerror(errno));
-		}
-		for (int i = 0; i < jobs; i++) {
-			if (w[i].chunk < 0 || !FD_ISSET(fileno(w[i].from), &rd))
-				continue;
-			struct check_totals t;
-			long c;
-
-			if (check_totals_read(w[i].from, &c, &t) || c != w[i].chunk)
-				cli_die(program.name, "worker %d died on chunk %ld", (int)w[i].pid, w[i].chunk);
-			record(k, c, &t);
-			check_totals_free(&t);
-			w[i].chunk = -1;
-			busy--;
-			progress(k, jobs, false);
-		}
-		if (stop && !busy)
-			break;
-	}
-	/* Every worker's input closed before waiting for any: a worker holds
-	 * the write ends of the pipes of those forked before it, so the first
-	 * sees its end only when the later ones have exited. */
-	for (int i = 0; i < jobs; i++)
-		fclose(w[i].to);
-	for (int i = 0; i < jobs; i++) {
-		fclose(w[i].from);
-		waitpid(w[i].pid, NULL, 0);
-	}
-	free(w);
+	if (pool_run(&pool, &sig) && k->chunks_done < k->nchunks &&
+	    !chunk_stop(&pc))
+		cli_die(program.name, "the workers stopped with %ld of %ld chunks done",
+			k->chunks_done, k->nchunks);
 	return k->chunks_done == k->nchunks;
 }
 
