@@ -7,9 +7,9 @@ The mutation score is detected / (mutants - equivalent - did not build
 mutant that makes an input run forever is one the fuzzer noticed (a
 kernel that hangs in suspend), but it is counted apart too.
 """
-import html
 import json
-from pathlib import Path
+
+from document import render_html, render_md
 
 STATUSES = ["killed", "timed-out", "survived", "equivalent", "did-not-build", "baseline-fails", "pending"]
 
@@ -98,12 +98,6 @@ def table_rows(name, tallies):
     return [name] + COLS, rows
 
 
-def md_table(head, rows):
-    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    out += ["| " + " | ".join(str(x) for x in r) + " |" for r in rows]
-    return "\n".join(out)
-
-
 def sections(c, s):
     """The report as (title, kind, content) sections, for markdown and HTML
     alike: kind is 'text', 'table' ((head, rows)) or 'diffs' ([(id, what,
@@ -170,72 +164,32 @@ def sections(c, s):
     return out
 
 
-def write_md(path, c, s, secs):
-    lines = [f"# dpmmutate: kernel {s['kernel']}", ""]
+def document(s, secs):
+    """The sections as scripts/lib/document.py's blocks."""
+    doc = [("h1", f"dpmmutate: kernel {s['kernel']}")]
     for title, kind, content in secs:
         if title:
-            lines += [f"## {title}", ""]
+            doc.append(("h2", title))
         if kind == "text":
-            for p in content:
-                lines += [p, ""]
+            doc += [("p", p) for p in content]
         elif kind == "table":
             head, rows = content
-            lines += [md_table(head, [[str(x).replace("|", "\\|") for x in r] for r in rows]) if rows
-                      else "(none)", ""]
+            doc.append(("table", head, rows) if rows else ("p", "(none)"))
         else:
             if not content:
-                lines += ["(none)", ""]
+                doc.append(("p", "(none)"))
             for mid, what, diff in content:
-                lines += [f"### {mid}", "", what, "", "```diff", diff.rstrip("\n"), "```", ""]
-    path.write_text("\n".join(lines))
-
-
-CSS = """body{font:14px/1.4 sans-serif;margin:2em;max-width:110em}table{border-collapse:collapse;margin:.5em 0}
-td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}th{background:#eee}
-pre{background:#f6f6f6;padding:.5em;overflow:auto}.add{color:#070}.del{color:#a00}
-td.num{text-align:right}code{font-size:12px}"""
-
-
-def write_html(path, c, s, secs):
-    e = html.escape
-    out = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>dpmmutate: kernel {e(s['kernel'])}</title>"
-           f"<style>{CSS}</style></head><body><h1>dpmmutate: kernel {e(s['kernel'])}</h1>"]
-    for title, kind, content in secs:
-        if title:
-            out.append(f"<h2>{e(title)}</h2>")
-        if kind == "text":
-            for p in content:
-                out.append("<p>" + e(p).replace("**", "") + "</p>")
-        elif kind == "table":
-            head, rows = content
-            if not rows:
-                out.append("<p>(none)</p>")
-                continue
-            out.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>")
-            for r in rows:
-                out.append("<tr>" + "".join(
-                    f"<td class='num'>{x}</td>" if isinstance(x, (int, float)) else f"<td>{e(str(x))}</td>"
-                    for x in r) + "</tr>")
-            out.append("</table>")
-        else:
-            if not content:
-                out.append("<p>(none)</p>")
-            for mid, what, diff in content:
-                body = "\n".join(
-                    f"<span class='add'>{e(l)}</span>" if l.startswith("+") else
-                    f"<span class='del'>{e(l)}</span>" if l.startswith("-") else e(l)
-                    for l in diff.splitlines())
-                out.append(f"<details open><summary><code>{e(mid)}</code> {e(what)}</summary><pre>{body}</pre></details>")
-    out.append("</body></html>")
-    path.write_text("\n".join(out))
+                doc += [("h3", mid), ("p", what), ("diff", diff)]
+    return doc
 
 
 def write(c):
     s = summarise(c)
     secs = sections(c, s)
     md, htm, js = c.out / "report.md", c.out / "report.html", c.out / "report.json"
-    write_md(md, c, s, secs)
-    write_html(htm, c, s, secs)
+    doc = document(s, secs)
+    md.write_text(render_md(doc))
+    htm.write_text(render_html(doc))
     data = dict(s, mutants={i: dict(c.mutants[i][1], **(c.state["results"].get(i) or {"status": "pending"}))
                             for i in c.selected})
     js.write_text(json.dumps(data, indent=1) + "\n")
