@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "kapi/kapi.h"
+#include "util/nocov.h"
+#include "util/quarantine.h"
 #include "../kernel/kabi.h"
 
 /* The shim's struct mutex and struct completion are blobs of these sizes
@@ -159,4 +161,37 @@ void dpmk_host_check_mutant(const struct dpmk_tree *tree)
 	/* Mid-run: what the run holds is not a leak for LeakSanitizer. */
 	fflush(stderr);
 	_exit(2);
+}
+
+/* ---- the run's freed devices ---- */
+
+static struct quarantine freed;
+
+void dpmk_host_quarantine_init(unsigned long size, int n)
+{
+	quarantine_release(&freed);
+	quarantine_init(&freed, size, n);
+}
+
+void dpmk_host_quarantine_add(int idx, void *obj)
+{
+	quarantine_add(&freed, idx, obj);
+}
+
+DPM_NO_COVERAGE
+int dpmk_host_quarantine_find(const void *p)
+{
+	int idx;
+
+	return quarantine_find(&freed, p, &idx) ? idx : -1;
+}
+
+void *dpmk_host_quarantine_at(int idx)
+{
+	return quarantine_at(&freed, idx);
+}
+
+void dpmk_host_quarantine_release(void)
+{
+	quarantine_release(&freed);
 }

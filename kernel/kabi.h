@@ -266,6 +266,15 @@ int dpmk_host_log_enabled(void);
 void dpmk_host_log(const char *line);
 /* A broken rule of the shim itself: not a finding of main.c. */
 void dpmk_host_bug(const char *what) __attribute__((noreturn));
+/* The run's freed devices (core/util/quarantine.h): n of size bytes,
+ * each by its index; find returns the index of the device p lies in, or
+ * -1; at the device idx freed, or NULL; release forgets them all (the
+ * devices are the caller's to free). */
+void dpmk_host_quarantine_init(unsigned long size, int n);
+void dpmk_host_quarantine_add(int idx, void *obj);
+int dpmk_host_quarantine_find(const void *p);
+void *dpmk_host_quarantine_at(int idx);
+void dpmk_host_quarantine_release(void);
 /* Start fn(arg) as a new task (a hotplug or release worker). */
 void dpmk_host_spawn(void (*fn)(void *), void *arg, const char *name);
 /* The mutant switched on (tools/dpmmutate's schemata: a generated main.c

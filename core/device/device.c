@@ -2,6 +2,7 @@
 /* The driver core, as far as the PM core can tell. */
 #include "device.h"
 #include "../util/nocov.h"
+#include "../util/quarantine.h"
 #include "../util/str.h"
 #include "../util/xalloc.h"
 
@@ -98,15 +99,9 @@ int device_registry_size(void)
 	return nregistry;
 }
 
-static struct device **quarantine;
-static int nquarantine, quarantine_cap;
+/* Freed devices, kept until the run ends (core/util/quarantine.h). */
+static struct quarantine quarantine;
 static bool quarantining;
-/* The suite's own bookkeeping: a quiet lock, which ThreadSanitizer does
- * not see.  A real mutex here, taken by every get_device(), put_device()
- * and lock operation of every task, ordered any two of them, and hid the
- * model's races (the seed's async_error write followed by a put_device()
- * was ordered with the walk's next read). */
-static int quarantine_lk;
 
 static size_t device_size(void)
 {
@@ -117,24 +112,10 @@ static size_t device_size(void)
 DPM_NO_COVERAGE
 static void quarantine_check(const void *obj, const char *op)
 {
-	const char *o = obj;
-	struct device *hit = NULL;
+	int id;
 
-	/* Most runs free no device before their end: nothing to look up. */
-	if (!__atomic_load_n(&nquarantine, __ATOMIC_ACQUIRE))
-		return;
-	size_t size = device_size();
-
-	quiet_lock(&quarantine_lk);
-	for (int i = 0; i < nquarantine && !hit; i++) {
-		const char *d = (const char *)quarantine[i];
-
-		if (o >= d && o < d + size)
-			hit = quarantine[i];
-	}
-	quiet_unlock(&quarantine_lk);
-	if (hit) {
-		struct dpm_event ev = { EV_USE_AFTER_FREE, hit->id, -1, 0,
+	if (quarantine_find(&quarantine, obj, &id)) {
+		struct dpm_event ev = { EV_USE_AFTER_FREE, id, -1, 0,
 					0, 0, op };
 
 		dpm_publish(&ev);
@@ -143,10 +124,12 @@ static void quarantine_check(const void *obj, const char *op)
 
 void device_quarantine(bool on)
 {
-	if (!on) {
-		for (int i = 0; i < nquarantine; i++)
-			free(quarantine[i]);
-		__atomic_store_n(&nquarantine, 0, __ATOMIC_RELEASE);
+	if (on && !quarantining) {
+		quarantine_init(&quarantine, device_size(), nregistry);
+	} else if (!on && quarantining) {
+		for (int i = 0; i < quarantine.n; i++)
+			free(quarantine_at(&quarantine, i));
+		quarantine_release(&quarantine);
 	}
 	quarantining = on;
 	__atomic_store_n(&kapi_obj_check, on ? quarantine_check : NULL,
@@ -217,12 +200,7 @@ static void device_release(struct device *dev)
 		return;
 	}
 	dev->freed = true;
-	quiet_lock(&quarantine_lk);
-	DPM_ARRAY_RESERVE(quarantine, nquarantine, quarantine_cap);
-	quarantine[nquarantine] = dev;
-	/* Atomic: quarantine_check() reads the count without the lock. */
-	__atomic_store_n(&nquarantine, nquarantine + 1, __ATOMIC_RELEASE);
-	quiet_unlock(&quarantine_lk);
+	quarantine_add(&quarantine, dev->id, dev);
 }
 
 void put_device(struct device *dev)

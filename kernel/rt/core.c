@@ -31,8 +31,9 @@ static DEFINE_SPINLOCK(registry_lock);
  * index, until the run ends, with their private parts: an operation on
  * one is reported (EV_USE_AFTER_FREE) in every build, and under ASan the
  * memory is poisoned, so main.c's plain accesses to it are caught too.
+ * The devices are in the project's quarantine (core/util/quarantine.h,
+ * through dpmk_host_quarantine_*()), their private parts here.
  */
-static struct dpmk_dev **quarantine;
 static struct device_private **quarantine_p;
 int dpmk_freed_devices;
 static bool quarantining;
@@ -95,71 +96,23 @@ void dpmk_dev_publish(struct dpmk_dev *d)
 	spin_unlock(&registry_lock);
 }
 
-/*
- * The quarantine's index by address, so a lookup costs the same with a
- * million freed devices as with one (a scan of every device made a
- * 100,000-device teardown quadratic): a freed device's memory [d, d + S)
- * meets at most two S-sized slots, d / S and d / S + 1, and the device
- * (its index + 1) is entered under both; a lookup probes from the slot
- * of its address.  Open addressing with entries never removed in a run,
- * so a probe ends at the first empty entry; relaxed atomics and a
- * compare-and-swap, which order nothing for ThreadSanitizer (the
- * harness's bookkeeping must not hide main.c's races).  Four entries
- * per device: at most half full.
- */
-static int *qindex;
-static size_t qmask;
-
-DPM_NO_COVERAGE
-static size_t qslot(uintptr_t k)
-{
-	return (size_t)((k * 0x9e3779b97f4a7c15ULL) >> 24) & qmask;
-}
-
 /* Whether obj lies in a freed device; its index in *idx.  By address
- * only: the memory itself may be poisoned. */
-/* Asked at every lock, completion and reference operation once a device
- * is freed: the harness's own bookkeeping, kept out of the fuzzer's
- * coverage (its loop compared against every device fed libFuzzer
- * thousands of comparisons per run: a third of the kernel targets' time). */
+ * only: the memory itself may be poisoned.  Asked at every lock,
+ * completion and reference operation: nothing to look up until a device
+ * is freed. */
 DPM_NO_COVERAGE
 bool dpmk_is_quarantined(const void *obj, int *idx)
 {
-	uintptr_t o = (uintptr_t)obj;
+	int i;
 
 	if (!__atomic_load_n(&dpmk_freed_devices, __ATOMIC_RELAXED))
 		return false;
-	for (size_t i = qslot(o / sizeof(struct dpmk_dev));; i = (i + 1) & qmask) {
-		int e = __atomic_load_n(&qindex[i], __ATOMIC_RELAXED);
-
-		if (!e)
-			return false;
-		uintptr_t d = (uintptr_t)__atomic_load_n(&quarantine[e - 1],
-							 __ATOMIC_RELAXED);
-
-		if (d && o >= d && o < d + sizeof(struct dpmk_dev)) {
-			if (idx)
-				*idx = e - 1;
-			return true;
-		}
-	}
-}
-
-/* Enters freed device idx, at d, in the index under both slots its
- * memory meets. */
-DPM_NO_COVERAGE
-static void quarantine_index(int idx, const struct dpmk_dev *d)
-{
-	uintptr_t k = (uintptr_t)d / sizeof(struct dpmk_dev);
-
-	for (uintptr_t j = k; j <= k + 1; j++)
-		for (size_t i = qslot(j);; i = (i + 1) & qmask) {
-			int none = 0;
-
-			if (__atomic_compare_exchange_n(&qindex[i], &none, idx + 1, false,
-							__ATOMIC_RELAXED, __ATOMIC_RELAXED))
-				break;
-		}
+	i = dpmk_host_quarantine_find(obj);
+	if (i < 0)
+		return false;
+	if (idx)
+		*idx = i;
+	return true;
 }
 
 /* A use of a freed device's memory, with the device whose step main.c
@@ -427,8 +380,7 @@ void dpmk_dev_release(struct device *dev)
 	}
 	__asan_poison_memory_region(d, sizeof(*d));
 	DPMK_QUIET_BEGIN();
-	__atomic_store_n(&quarantine[idx], d, __ATOMIC_RELAXED);
-	quarantine_index(idx, d);
+	dpmk_host_quarantine_add(idx, d);
 	__atomic_fetch_add(&dpmk_freed_devices, 1, __ATOMIC_RELAXED);
 	DPMK_QUIET_END();
 }
@@ -437,19 +389,18 @@ void dpmk_quarantine_free(void)
 {
 	dpmk_fp_reset(0);
 	for (int i = 0; i < dpmk_run.ndev; i++) {
-		if (quarantine && quarantine[i]) {
-			__asan_unpoison_memory_region(quarantine[i], sizeof(struct dpmk_dev));
-			free(quarantine[i]);
+		struct dpmk_dev *d = dpmk_host_quarantine_at(i);
+
+		if (d) {
+			__asan_unpoison_memory_region(d, sizeof(*d));
+			free(d);
 		}
 		if (quarantine_p)
 			free(quarantine_p[i]);
 	}
-	free(quarantine);
+	dpmk_host_quarantine_release();
 	free(quarantine_p);
-	free(qindex);
-	quarantine = NULL;
 	quarantine_p = NULL;
-	qindex = NULL;
 	__atomic_store_n(&dpmk_freed_devices, 0, __ATOMIC_RELAXED);
 	quarantining = false;
 	__atomic_store_n(&kapi_obj_check, NULL, __ATOMIC_RELEASE);
@@ -459,16 +410,10 @@ void dpmk_core_reset(void)
 {
 	int n = dpmk_run.ndev ? dpmk_run.ndev : 1;
 
-	size_t slots = 8;
-
-	while (slots < 4 * (size_t)n)
-		slots *= 2;
 	dpmk_fp_reset(n);
-	quarantine = calloc(n, sizeof(*quarantine));
+	dpmk_host_quarantine_init(sizeof(struct dpmk_dev), n);
 	quarantine_p = calloc(n, sizeof(*quarantine_p));
-	qindex = calloc(slots, sizeof(*qindex));
-	qmask = slots - 1;
-	if (!quarantine || !quarantine_p || !qindex)
+	if (!quarantine_p)
 		dpmk_host_bug("quarantine: out of memory");
 	__atomic_store_n(&dpmk_freed_devices, 0, __ATOMIC_RELAXED);
 	quarantining = true;
