@@ -17,9 +17,14 @@ void quarantine_init(struct quarantine *q, size_t size, int n)
 	while (slots < 4 * (size_t)n)
 		slots *= 2;
 	q->size = size ? size : 1;
+	q->shift = 0;
+	while (((size_t)1 << q->shift) < q->size)
+		q->shift++;
 	q->n = n;
 	q->obj = dpm_xcalloc((size_t)n, sizeof(*q->obj));
 	q->index = dpm_xcalloc(slots, sizeof(*q->index));
+	for (int k = 0; k < QUARANTINE_SCAN; k++)
+		q->first[k] = NULL;
 	q->mask = slots - 1;
 	q->count = 0;
 }
@@ -35,13 +40,35 @@ static size_t slot(const struct quarantine *q, uintptr_t k)
  * every device here fed libFuzzer thousands of comparisons per run: a
  * third of the kernel targets' time). */
 DPM_NO_COVERAGE
-bool quarantine_find(const struct quarantine *q, const void *p, int *idx)
+bool quarantine_lookup(const struct quarantine *q, const void *p, int *idx)
 {
 	uintptr_t o = (uintptr_t)p;
+	int n = __atomic_load_n(&q->count, __ATOMIC_RELAXED);
 
-	if (!__atomic_load_n(&q->count, __ATOMIC_RELAXED))
+	if (!n)
 		return false;
-	for (size_t i = slot(q, o / q->size);; i = (i + 1) & q->mask) {
+	if (n <= QUARANTINE_SCAN) {
+		size_t size = q->size;
+
+		for (int k = 0; k < n; k++) {
+			uintptr_t d = (uintptr_t)__atomic_load_n(&q->first[k],
+								 __ATOMIC_RELAXED);
+
+			if (o - d >= size || !d)
+				continue;
+			/* A hit is a use after free: rare enough to look
+			 * the index up by a scan. */
+			for (int i = 0; i < q->n; i++)
+				if ((uintptr_t)__atomic_load_n(&q->obj[i],
+							       __ATOMIC_RELAXED) == d) {
+					if (idx)
+						*idx = i;
+					return true;
+				}
+		}
+		return false;
+	}
+	for (size_t i = slot(q, o >> q->shift);; i = (i + 1) & q->mask) {
 		int e = __atomic_load_n(&q->index[i], __ATOMIC_RELAXED);
 
 		if (!e)
@@ -60,7 +87,7 @@ bool quarantine_find(const struct quarantine *q, const void *p, int *idx)
 DPM_NO_COVERAGE
 void quarantine_add(struct quarantine *q, int idx, void *obj)
 {
-	uintptr_t k = (uintptr_t)obj / q->size;
+	uintptr_t k = (uintptr_t)obj >> q->shift;
 
 	if (idx < 0 || idx >= q->n)
 		abort();
@@ -73,7 +100,10 @@ void quarantine_add(struct quarantine *q, int idx, void *obj)
 							__ATOMIC_RELAXED, __ATOMIC_RELAXED))
 				break;
 		}
-	__atomic_fetch_add(&q->count, 1, __ATOMIC_RELAXED);
+	int pos = __atomic_fetch_add(&q->count, 1, __ATOMIC_RELAXED);
+
+	if (pos < QUARANTINE_SCAN)
+		__atomic_store_n(&q->first[pos], obj, __ATOMIC_RELAXED);
 }
 
 void *quarantine_at(const struct quarantine *q, int idx)
