@@ -433,6 +433,17 @@ unsigned int kept_ok(int par)
 	       (st[par].kept_thaw ? ORACLE_TOL_THAW_KEPT_SUPERIOR : 0);
 }
 
+/* The waivers of a superior par still suspended when dev starts to
+ * resume: kept_ok(par), and KV-3 (ORACLE_TOL_DC_CLEARED) when dev's
+ * direct_complete was cleared behind main.c's back after par took the
+ * direct_complete path trusting it, so main.c resumes dev while par stays
+ * runtime-suspended (docs/kernel.md, KV-3). */
+static unsigned int kept_ok_for(int par, int dev)
+{
+	return kept_ok(par) |
+	       (st[dev].dc_cleared && st[par].dc ? ORACLE_TOL_DC_CLEARED : 0);
+}
+
 void check_resume_start(int dev, enum pm_phase p)
 {
 	int d = pm_phase_depth(p);
@@ -449,7 +460,7 @@ void check_resume_start(int dev, enum pm_phase p)
 		if (!dlinks[k].on || dlinks[k].con != dev || out_of_play(par) ||
 		    st[par].lvl < d)
 			continue;
-		check_fail_unless(kept_ok(par), INV_RESUME_AFTER_PARENT,
+		check_fail_unless(kept_ok_for(par, dev), INV_RESUME_AFTER_PARENT,
 			   "supplier '%s' had not %s when its consumer '%s' started %s",
 			   nm(par), st[par].busy == (int)p ?
 			   "finished resuming (its callback is running)" : "resumed",
@@ -460,7 +471,7 @@ void check_resume_start(int dev, enum pm_phase p)
 
 		if (out_of_play(par) || st[par].lvl < d)
 			continue;
-		check_fail_unless(kept_ok(par), INV_RESUME_AFTER_PARENT,
+		check_fail_unless(kept_ok_for(par, dev), INV_RESUME_AFTER_PARENT,
 			   "%s '%s' had not %s when its %s '%s' started %s",
 			   is_child(dev, par) ? "parent" : "supplier", nm(par),
 			   st[par].busy == (int)p ? "finished resuming (its callback is running)" :
