@@ -249,6 +249,27 @@ static void test_kernel_text(void)
 	free(b);
 	scenario_free(&s);
 	scenario_free(&t);
+	/* A sync-state-only link may name a supplier declared later (KV-1's
+	 * cycle: a child supplying its parent); it prints and parses back. */
+	static const char later[] =
+		"dpmfuzz-scenario 1\n"
+		"device p no-driver supplier=c:sync-state-only\n"
+		"device c parent=p async\n";
+
+	EXPECT_EQ(scenario_parse(later, strlen(later), &s, err, sizeof(err)), 0);
+	EXPECT_STR_EQ(err, "");
+	EXPECT_EQ(s.dev[0].nsup, 1);
+	EXPECT_EQ(s.dev[0].sup[0], 1);
+	EXPECT_EQ(s.dev[0].k.link_flags[0], SCN_LINK_SYNC_STATE_ONLY);
+	a = scenario_print(&s);
+	EXPECT_CONTAINS(a, "device p supplier=c:sync-state-only no-driver\n");
+	EXPECT_EQ(scenario_parse(a, strlen(a), &t, err, sizeof(err)), 0);
+	b = scenario_print(&t);
+	EXPECT_STR_EQ(a, b);
+	free(a);
+	free(b);
+	scenario_free(&s);
+	scenario_free(&t);
 	/* Without them, a scenario prints as it always did. */
 	EXPECT_EQ(scenario_parse(sample, strlen(sample), &s, err, sizeof(err)), 0);
 	a = scenario_print(&s);
@@ -324,6 +345,12 @@ static const struct bad_case kernel_bad[] = {
 	{ "dpmfuzz-scenario 1\ndevice a dpm-flags=smart-suspend,,may-skip-resume\n", "empty name" },
 	{ "dpmfuzz-scenario 1\ndevice a\ndevice b supplier=a:forever\n", "unknown 'forever'" },
 	{ "dpmfuzz-scenario 1\ndevice a release-unregisters=zz\n", "no device named 'zz'" },
+	/* Only a sync-state-only link's supplier may come later. */
+	{ "dpmfuzz-scenario 1\ndevice a supplier=b\ndevice b\n", "line 2: no device named 'b' before this line" },
+	{ "dpmfuzz-scenario 1\ndevice a supplier=b:stateless\ndevice b\n", "no device named 'b' before this line" },
+	{ "dpmfuzz-scenario 1\ndevice a supplier=zz:sync-state-only\n", "supplier: no device named 'zz'" },
+	{ "dpmfuzz-scenario 1\ndevice a supplier=a:sync-state-only\n", "a supplier must come earlier" },
+	{ "dpmfuzz-scenario 1\ndevice a supplier=b:sync-state-only supplier=b:sync-state-only\ndevice b\n", "named twice" },
 };
 
 int main(void)

@@ -423,9 +423,18 @@ void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
 			d->k.late_phase = plain.k.late_phase;
 			d->k.release_unregisters = plain.k.release_unregisters;
 		}
-		if (!(feat & VF_LINK_FLAGS))
+		if (!(feat & VF_LINK_FLAGS)) {
+			/* A supplier declared later is a sync-state-only
+			 * link's, which only the link flags express. */
+			int n = 0;
+
+			for (int k = 0; k < d->nsup; k++)
+				if (d->sup[k] < i)
+					d->sup[n++] = d->sup[k];
+			d->nsup = n;
 			memcpy(d->k.link_flags, plain.k.link_flags,
 			       sizeof(d->k.link_flags));
+		}
 	}
 	/* A late device is registered by its parent's prepare, resume or
 	 * complete callback: one per parent, a leaf, under a parent that is
@@ -467,7 +476,8 @@ void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
 		if (d->parent >= 0)
 			devs[d->parent].beh.rpm_suspended = false;
 		for (int k = 0; k < d->nsup; k++)
-			devs[d->sup[k]].beh.rpm_suspended = false;
+			if (d->sup[k] < i)	/* a later one's link is sync-state-only: no runtime PM */
+				devs[d->sup[k]].beh.rpm_suspended = false;
 	}
 }
 

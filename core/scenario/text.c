@@ -223,9 +223,9 @@ char *scenario_print(const struct scenario *s)
 
 /* ---- parsing ---- */
 
-enum { PEND_REMOVE, PEND_WAIT, PEND_RELEASE };
+enum { PEND_REMOVE, PEND_WAIT, PEND_RELEASE, PEND_SUPPLIER };
 static const char *const pend_names[] = { "remove", "pm-wait",
-					  "release-unregisters" };
+					  "release-unregisters", "supplier" };
 
 struct parser {
 	const char *p, *end;
@@ -239,11 +239,13 @@ struct parser {
 	int *slots;
 	size_t nslots;
 	bool header;
-	/* remove= and pm-wait= targets may be declared later: resolved at
-	 * the end */
+	/* remove=, pm-wait= and release-unregisters= targets, and the
+	 * supplier of a SYNC_STATE_ONLY link, may be declared later:
+	 * resolved at the end */
 	struct pending {
 		int dev, line;
 		int what;		/* PEND_* */
+		int slot;		/* PEND_SUPPLIER: the index in sup[] */
 		char name[SCN_NAME_MAX + 1];
 	} *pend;
 	int npend, pend_cap;
@@ -540,18 +542,34 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 					return -1;
 				v = a;
 			}
-			int p = dev_of(ps, v);
+			int p = name_find(ps, v.s, v.n);
 
-			if (p < 0)
-				return -1;
+			/* Only a SYNC_STATE_ONLY link may have a supplier
+			 * declared later (fw_devlink makes such links
+			 * against the list's order: finding KV-1). */
+			if (p < 0 && !(lf & SCN_LINK_SYNC_STATE_ONLY))
+				return dev_of(ps, v);
+			if (p < 0 && (v.n > SCN_NAME_MAX || !v.n))
+				return perr(ps, "supplier: bad device name");
 			d->k.link_flags[d->nsup < SCN_SUP_MAX ? d->nsup : 0] = lf;
 			if (d->nsup == SCN_SUP_MAX)
 				return perr(ps, "supplier: at most %d per device",
 					    SCN_SUP_MAX);
-			for (int j = 0; j < d->nsup; j++)
+			for (int j = 0; j < d->nsup && p >= 0; j++)
 				if (d->sup[j] == p)
 					return perr(ps, "supplier: '%s' named twice",
 						    DPM_ESCN(v.s, v.n));
+			if (p < 0) {
+				DPM_ARRAY_RESERVE(ps->pend, ps->npend, ps->pend_cap);
+				struct pending *pd = &ps->pend[ps->npend++];
+
+				pd->dev = s->ndev;
+				pd->line = ps->line;
+				pd->what = PEND_SUPPLIER;
+				pd->slot = d->nsup;
+				memcpy(pd->name, v.s, v.n);
+				pd->name[v.n] = '\0';
+			}
 			d->sup[d->nsup++] = p;
 		} else if (tok_is(k, "remove") || tok_is(k, "pm-wait") ||
 			   tok_is(k, "release-unregisters")) {
@@ -881,7 +899,17 @@ int scenario_parse(const char *text, size_t len, struct scenario *s,
 				  pend_names[pd->what], DPM_ESC(pd->name));
 			goto out;
 		}
-		if (pd->what == PEND_WAIT)
+		if (pd->what == PEND_SUPPLIER) {
+			struct scn_device *d = &s->dev[pd->dev];
+
+			for (int j = 0; j < d->nsup; j++)
+				if (d->sup[j] == t) {
+					rc = perr(&ps, "supplier: '%s' named twice",
+						  DPM_ESC(pd->name));
+					goto out;
+				}
+			d->sup[pd->slot] = t;
+		} else if (pd->what == PEND_WAIT)
 			s->dev[pd->dev].beh.pm_wait_for = t + 1;
 		else if (pd->what == PEND_RELEASE)
 			s->dev[pd->dev].k.release_unregisters = t;
@@ -912,8 +940,11 @@ int scenario_validate(const struct scenario *s, char *err, size_t errlen)
 			return -1;
 		}
 		for (int k = 0; k < d->nsup; k++) {
-			if (d->sup[k] < 0 || d->sup[k] >= i || d->nsup > SCN_SUP_MAX) {
-				snprintf(err, errlen, "device '%s': a supplier must come earlier",
+			if (d->sup[k] < 0 || d->sup[k] >= s->ndev || d->sup[k] == i ||
+			    d->nsup > SCN_SUP_MAX ||
+			    (d->sup[k] > i &&
+			     !(d->k.link_flags[k] & SCN_LINK_SYNC_STATE_ONLY))) {
+				snprintf(err, errlen, "device '%s': a supplier must come earlier (a later one only over a sync-state-only link)",
 					 d->name);
 				return -1;
 			}
