@@ -32,9 +32,16 @@ int _printk(const char *fmt, ...);
  * are still evaluated, as the kernel's printk evaluates them (a message
  * that reads through a NULL or freed pointer fails as it would there). */
 void _printk_args(int unused, ...);
-#define printk(fmt, ...) \
-	({ int __r = 0; if (dpmk_log_on) __r = _printk(fmt, ##__VA_ARGS__); \
-	   else _printk_args(0, ##__VA_ARGS__); __r; })
+#define printk(fmt, ...)						\
+	({								\
+		int __r = 0;						\
+									\
+		if (dpmk_log_on)					\
+			__r = _printk(fmt, ##__VA_ARGS__);		\
+		else							\
+			_printk_args(0, ##__VA_ARGS__);			\
+		__r;							\
+	})
 #define no_printk(fmt, ...)	({ if (0) _printk(fmt, ##__VA_ARGS__); 0; })
 
 #define pr_emerg(fmt, ...)	printk(KERN_EMERG pr_fmt(fmt), ##__VA_ARGS__)
