@@ -98,39 +98,44 @@ def table_rows(name, tallies):
     return [name] + COLS, rows
 
 
-def sections(c, s):
-    """The report as (title, kind, content) sections, for markdown and HTML
-    alike: kind is 'text', 'table' ((head, rows)) or 'diffs' ([(id, what,
-    diff)])."""
+def table(head, rows):
+    """A table block, or "(none)" for no rows."""
+    return ("table", head, rows) if rows else ("p", "(none)")
+
+
+def document(c, s):
+    """The report as scripts/lib/document.py's blocks, for markdown and HTML
+    alike."""
     t = s["total"]
-    out = [("Summary", "text", [
-        f"Tree {s['tree']} (kernel {s['kernel']}, main.c sha256 {s['main_sha256'][:16]}...), variant "
-        f"{s['variant']}; the schemata built with the {s['preset']} preset (and dev, tsan); dpmcheck up to "
-        f"{s['check_devices']} devices; {s['time']} s of fuzzing for each survivor of the cheaper stages "
-        f"(0: none); {s['tsan_iterations']} dpmstress scenarios under ThreadSanitizer "
-        "for a race operator's survivor.",
-        f"Mutation score: **{t['score']}%** ({t['detected']} of "
-        f"{t['mutants'] - t['equivalent'] - t['did-not-build'] - t['baseline-fails'] - t['pending']} "
-        f"non-equivalent mutants detected: {t['killed']} killed, {t['timed-out']} timed out); "
-        f"{t['survived']} survived, {t['equivalent']} equivalent ({s['judged_equivalent']} of them judged so in "
-        "docs/mutation.md, the others by the same -O2 object code), "
-        f"{t['did-not-build']} did not build, {t['baseline-fails']} baseline fails, {t['pending']} not run yet; "
-        f"{s['duplicates']} took the outcome of another mutant whose code they compile to; "
-        f"{s['own_builds']} needed a build of their own (outside the schemata).",
-        f"Wall time {hms(s['wall_seconds'])} in {s['sessions']} session(s), {s['per_minute']} mutants a minute, "
-        f"set-up included; the mutants' own time {hms(s['mutant_seconds'])}.",
-    ])]
-    out.append(("Stages", "table", (["stage", "mutants run through it", "killed there", "wall seconds"],
-                                    [[k, v["mutants"], s["kill_stage"].get(k, 0) +
-                                      (s["kill_stage"].get("regressions", 0) if k == "check" else 0), v["seconds"]]
-                                     for k, v in s["stages"].items()])))
-    out.append(("Functions", "table", (["function", "why it is mutated (the call that does it, or the function of main.c that does)"],
-                                       [[n, "; ".join(f"{k}: {v}" for k, v in f.items())]
-                                        for n, f in s["functions"].items()])))
-    out.append(("By operator", "table", table_rows("operator", s["operators"])))
-    out.append(("By function", "table", table_rows("function", s["by_function"])))
-    out.append(("What killed them", "table", (["killed by", "mutants"], [[k, v] for k, v in s["killed_by"].items()]
-                                              + [["stage: " + k, v] for k, v in s["kill_stage"].items()])))
+    doc = [("h1", f"dpmmutate: kernel {s['kernel']}"), ("h2", "Summary"),
+           ("p", f"Tree {s['tree']} (kernel {s['kernel']}, main.c sha256 {s['main_sha256'][:16]}...), variant "
+            f"{s['variant']}; the schemata built with the {s['preset']} preset (and dev, tsan); dpmcheck up to "
+            f"{s['check_devices']} devices; {s['time']} s of fuzzing for each survivor of the cheaper stages "
+            f"(0: none); {s['tsan_iterations']} dpmstress scenarios under ThreadSanitizer "
+            "for a race operator's survivor."),
+           ("p", f"Mutation score: **{t['score']}%** ({t['detected']} of "
+            f"{t['mutants'] - t['equivalent'] - t['did-not-build'] - t['baseline-fails'] - t['pending']} "
+            f"non-equivalent mutants detected: {t['killed']} killed, {t['timed-out']} timed out); "
+            f"{t['survived']} survived, {t['equivalent']} equivalent ({s['judged_equivalent']} of them judged so in "
+            "docs/mutation.md, the others by the same -O2 object code), "
+            f"{t['did-not-build']} did not build, {t['baseline-fails']} baseline fails, {t['pending']} not run yet; "
+            f"{s['duplicates']} took the outcome of another mutant whose code they compile to; "
+            f"{s['own_builds']} needed a build of their own (outside the schemata)."),
+           ("p", f"Wall time {hms(s['wall_seconds'])} in {s['sessions']} session(s), {s['per_minute']} mutants a minute, "
+            f"set-up included; the mutants' own time {hms(s['mutant_seconds'])}.")]
+    doc += [("h2", "Stages"),
+            table(["stage", "mutants run through it", "killed there", "wall seconds"],
+                  [[k, v["mutants"], s["kill_stage"].get(k, 0) +
+                    (s["kill_stage"].get("regressions", 0) if k == "check" else 0), v["seconds"]]
+                   for k, v in s["stages"].items()])]
+    doc += [("h2", "Functions"),
+            table(["function", "why it is mutated (the call that does it, or the function of main.c that does)"],
+                  [[n, "; ".join(f"{k}: {v}" for k, v in f.items())] for n, f in s["functions"].items()])]
+    doc += [("h2", "By operator"), table(*table_rows("operator", s["operators"]))]
+    doc += [("h2", "By function"), table(*table_rows("function", s["by_function"]))]
+    doc += [("h2", "What killed them"),
+            table(["killed by", "mutants"], [[k, v] for k, v in s["killed_by"].items()]
+                  + [["stage: " + k, v] for k, v in s["kill_stage"].items()])]
     rows_k, rows_o, surv = [], [], []
     for i in c.selected:
         m, rec = c.mutants[i]
@@ -144,50 +149,31 @@ def sections(c, s):
                            (r.get("message") or "")[:120], r.get("repro", "")])
         elif r["status"] == "survived":
             j = f" Judged {r['judged']}: {r['why']}" if r.get("judged") else " Not judged yet."
-            surv.append((i, f"line {m.line}: {m.what}.{j}", c.diff(i)))
+            surv += [("h3", i), ("p", f"line {m.line}: {m.what}.{j}"), ("diff", c.diff(i))]
         else:
             rows_o.append([i, m.line, r["status"], r.get("by", ""), (r.get("message") or "").splitlines()[0][:160]
                            if r.get("message") else ""])
-    out.append(("Survivors", "diffs", surv))
-    out.append(("Killed and timed out", "table", (["mutant", "line", "outcome", "by", "stage", "seconds",
-                                                    "dpmrepro replays", "message", "reproduce (from the repository)"],
-                                                   rows_k)))
-    out.append(("Equivalent, did not build, baseline fails", "table",
-                (["mutant", "line", "outcome", "by", "why"], rows_o)))
+    doc += [("h2", "Survivors")] + (surv or [("p", "(none)")])
+    doc += [("h2", "Killed and timed out"),
+            table(["mutant", "line", "outcome", "by", "stage", "seconds", "dpmrepro replays", "message",
+                   "reproduce (from the repository)"], rows_k)]
+    doc += [("h2", "Equivalent, did not build, baseline fails"),
+            table(["mutant", "line", "outcome", "by", "why"], rows_o)]
     rows_b = [[i, c.state["results"][i]["baseline_inputs"], " ".join(c.state["results"][i].get("baseline_examples", []))]
               for i in c.selected if c.state["results"].get(i, {}).get("baseline_inputs")]
-    out.append(("Inputs the unmutated tree fails on too", "text", [
-        f"While fuzzing, {s['baseline_inputs']} saved inputs failed on the unmutated tree as well (every knob on): "
-        "findings of the harness or of the kernel, not of the mutants; they did not count as kills and the "
-        "fuzzing went on.  Replay one with dpmrepro --variant " + f"{s['variant']} --fix all --bytes FILE."]))
-    out.append(("", "table", (["mutant", "inputs", "kept (up to 3)"], rows_b)))
-    return out
-
-
-def document(s, secs):
-    """The sections as scripts/lib/document.py's blocks."""
-    doc = [("h1", f"dpmmutate: kernel {s['kernel']}")]
-    for title, kind, content in secs:
-        if title:
-            doc.append(("h2", title))
-        if kind == "text":
-            doc += [("p", p) for p in content]
-        elif kind == "table":
-            head, rows = content
-            doc.append(("table", head, rows) if rows else ("p", "(none)"))
-        else:
-            if not content:
-                doc.append(("p", "(none)"))
-            for mid, what, diff in content:
-                doc += [("h3", mid), ("p", what), ("diff", diff)]
+    doc += [("h2", "Inputs the unmutated tree fails on too"),
+            ("p", f"While fuzzing, {s['baseline_inputs']} saved inputs failed on the unmutated tree as well (every "
+             "knob on): findings of the harness or of the kernel, not of the mutants; they did not count as kills "
+             "and the fuzzing went on.  Replay one with dpmrepro --variant "
+             f"{s['variant']} --fix all --bytes FILE."),
+            table(["mutant", "inputs", "kept (up to 3)"], rows_b)]
     return doc
 
 
 def write(c):
     s = summarise(c)
-    secs = sections(c, s)
     md, htm, js = c.out / "report.md", c.out / "report.html", c.out / "report.json"
-    doc = document(s, secs)
+    doc = document(c, s)
     md.write_text(render_md(doc))
     htm.write_text(render_html(doc))
     data = dict(s, mutants={i: dict(c.mutants[i][1], **(c.state["results"].get(i) or {"status": "pending"}))
