@@ -373,6 +373,14 @@ static int dev_of(struct parser *ps, struct tok t)
 	return k;
 }
 
+static bool has_supplier(const struct scn_device *d, int p)
+{
+	for (int j = 0; j < d->nsup; j++)
+		if (d->sup[j] == p)
+			return true;
+	return false;
+}
+
 /* Split "key=value" or "a:b" at the first sep. */
 static bool split(struct tok t, char sep, struct tok *a, struct tok *b)
 {
@@ -555,10 +563,9 @@ static int parse_device(struct parser *ps, struct tok *tk, int nt)
 			if (d->nsup == SCN_SUP_MAX)
 				return perr(ps, "supplier: at most %d per device",
 					    SCN_SUP_MAX);
-			for (int j = 0; j < d->nsup && p >= 0; j++)
-				if (d->sup[j] == p)
-					return perr(ps, "supplier: '%s' named twice",
-						    DPM_ESCN(v.s, v.n));
+			if (p >= 0 && has_supplier(d, p))
+				return perr(ps, "supplier: '%s' named twice",
+					    DPM_ESCN(v.s, v.n));
 			if (p < 0) {
 				DPM_ARRAY_RESERVE(ps->pend, ps->npend, ps->pend_cap);
 				struct pending *pd = &ps->pend[ps->npend++];
@@ -902,12 +909,11 @@ int scenario_parse(const char *text, size_t len, struct scenario *s,
 		if (pd->what == PEND_SUPPLIER) {
 			struct scn_device *d = &s->dev[pd->dev];
 
-			for (int j = 0; j < d->nsup; j++)
-				if (d->sup[j] == t) {
-					rc = perr(&ps, "supplier: '%s' named twice",
-						  DPM_ESC(pd->name));
-					goto out;
-				}
+			if (has_supplier(d, t)) {
+				rc = perr(&ps, "supplier: '%s' named twice",
+					  DPM_ESC(pd->name));
+				goto out;
+			}
 			d->sup[pd->slot] = t;
 		} else if (pd->what == PEND_WAIT)
 			s->dev[pd->dev].beh.pm_wait_for = t + 1;
