@@ -35,6 +35,9 @@ static DEFINE_SPINLOCK(registry_lock);
  * through dpmk_host_quarantine_*()), their private parts here.
  */
 static struct device_private **quarantine_p;
+/* The quarantine's count on the kernel side: main.c's every spin_lock()
+ * asks it inline (kernel/shim/linux/spinlock.h), before any call into the
+ * host. */
 int dpmk_freed_devices;
 static bool quarantining;
 static bool probing_blocked;
