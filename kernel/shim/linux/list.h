@@ -141,29 +141,38 @@ static inline void list_splice_init(struct list_head *list, struct list_head *he
 	list_entry((pos)->member.prev, __typeof__(*(pos)), member)
 #define list_entry_is_head(pos, head, member)	(&(pos)->member == (head))
 
+/*
+ * main.c walks its lists only holding dpm_list_mtx, as it changes them
+ * (LOCKS): each step of a walk is checked, so a lock dropped in the
+ * middle of one is seen too.  The RCU walks (rculist.h) are the device
+ * links', under their own lock.
+ */
+#define DPMK_WALK_STEP(cond) \
+	(DPMK_MAIN_LOCKED("walks a list (list_for_each*)"), (cond))
+
 #define list_for_each(pos, head) \
-	for (pos = (head)->next; pos != (head); pos = pos->next)
+	for (pos = (head)->next; DPMK_WALK_STEP(pos != (head)); pos = pos->next)
 
 #define list_for_each_entry(pos, head, member)				\
 	for (pos = list_first_entry(head, __typeof__(*pos), member);	\
-	     !list_entry_is_head(pos, head, member);			\
+	     DPMK_WALK_STEP(!list_entry_is_head(pos, head, member));	\
 	     pos = list_next_entry(pos, member))
 
 #define list_for_each_entry_reverse(pos, head, member)			\
 	for (pos = list_last_entry(head, __typeof__(*pos), member);	\
-	     !list_entry_is_head(pos, head, member);			\
+	     DPMK_WALK_STEP(!list_entry_is_head(pos, head, member));	\
 	     pos = list_prev_entry(pos, member))
 
 #define list_for_each_entry_safe(pos, n, head, member)			\
 	for (pos = list_first_entry(head, __typeof__(*pos), member),	\
 	     n = list_next_entry(pos, member);				\
-	     !list_entry_is_head(pos, head, member);			\
+	     DPMK_WALK_STEP(!list_entry_is_head(pos, head, member));	\
 	     pos = n, n = list_next_entry(n, member))
 
 #define list_for_each_entry_safe_reverse(pos, n, head, member)		\
 	for (pos = list_last_entry(head, __typeof__(*pos), member),	\
 	     n = list_prev_entry(pos, member);				\
-	     !list_entry_is_head(pos, head, member);			\
+	     DPMK_WALK_STEP(!list_entry_is_head(pos, head, member));	\
 	     pos = n, n = list_prev_entry(n, member))
 
 #endif
