@@ -237,8 +237,7 @@ static void survey(const struct scenario *s, bool *removals, int *nerr,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct scn_device *devs;
-	static int cap;
+	static struct cut_buf cut;
 	/* The partner's outcome, kept while the next variant shares the
 	 * same partner and restriction. */
 	const struct pm_variant *base_of = NULL;
@@ -259,24 +258,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bool removals;
 		int nerr, err, err_at, err_phase;
 
-		dpm_cut(&s, feat, &shared, &devs, &cap);	/* A1, A2 */
-		struct scn_action *acts = NULL;
+		dpm_cut(&s, feat, &shared, &cut);	/* A1, A2 */
+		bool dropped = (v->features ^ w->features) & VF_SYSFS_STREQ;
 
-		if ((v->features ^ w->features) & VF_SYSFS_STREQ) {	/* A3 */
-			acts = dpm_xmemdup(s.act, (size_t)s.nact, sizeof(*acts));
-			shared.act = acts;
+		if (dropped)	/* A3: in cut's copy of the actions */
 			drop_disagreeing_writes(&shared);
-		}
 		survey(&shared, &removals, &nerr, &err, &err_at, &err_phase);
-		if (base_of != w || base_shared != (feat | (acts ? 1u << 31 : 0))) {
+		if (base_of != w || base_shared != (feat | (dropped ? 1u << 31 : 0))) {
 			observe(&shared, w, w->diff[0].fixes, &base);
 			base_of = w;
-			base_shared = feat | (acts ? 1u << 31 : 0);
+			base_shared = feat | (dropped ? 1u << 31 : 0);
 		}
 		for (const struct diff_config *c = v->diff; c->fixes; c++)
 			compare(&shared, v, w, feat, c, &base, &other, removals,
 				nerr, err, err_at, err_phase);
-		free(acts);
 	}
 	free(base.ran);
 	free(other.ran);

@@ -223,8 +223,10 @@ struct dpmk_tree {
 	 * wake-up made hibernation skip its image. */
 	int (*cycle)(int n);
 	/* From a hotplug task: unregister the subtree at dev, unless it is
-	 * gone already, as a bus does on hot-unplug. */
-	void (*unregister)(int dev);
+	 * gone already, as a bus does on hot-unplug.  unfrozen: the task is
+	 * not frozen during a transition, so it does not wait out the
+	 * late/noirq window (the subtree has no driver bound). */
+	void (*unregister)(int dev, int unfrozen);
 	/* User space writes buf to dev's power/async: the store's return
 	 * value, or -19 (ENODEV) when dev is no longer registered. */
 	long (*async_store)(int dev, const char *buf, unsigned long n);

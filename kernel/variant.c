@@ -158,9 +158,9 @@ static int kernel_transition(int cycle)
 	return tree()->cycle(cycle);
 }
 
-static void kernel_unregister(int id)
+static void kernel_unregister(int id, bool unfrozen)
 {
-	tree()->unregister(id);
+	tree()->unregister(id, unfrozen);
 }
 
 static ssize_t kernel_async_store(int id, const char *buf, size_t n)

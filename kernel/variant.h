@@ -112,6 +112,24 @@ extern const struct diff_config kernel_diff[];
 	.bug = "LIVENESS", .needs = "", .detector = "fuzz",                  \
 	.cuts = VF_SYSCORE_PARENTS }
 
+/* must_resume passed over a SYNC_STATE_ONLY link to a supplier that had
+ * already passed its own on (docs/findings.md, "sso-must-resume";
+ * untriaged): the supplier resumes while a superior of its own is left
+ * in suspend.  With the knob on, the oracle accepts that. */
+#define KERNEL_KNOB_SSO_MR { "sso-must-resume", "unfixed",                      \
+	"accept a superior left in suspend under a device whose must_resume was set after its own noirq suspend had passed it on (a SYNC_STATE_ONLY consumer ahead of it on dpm_list)", \
+	.bug = "RESUME-AFTER-PARENT", .needs = "", .detector = "fuzz",       \
+	.tolerates = ORACLE_TOL_LATE_MUST_RESUME }
+
+/* The same for a device that needs no PM: it is on no PM list, so its
+ * PM children wait for nobody above it and resume before its ancestors
+ * (docs/findings.md, "no-pm-leaves"; untriaged like syscore-leaves).
+ * With the knob on, the children of such a device need no PM either. */
+#define KERNEL_KNOB_NO_PM { "no-pm-leaves", "unfixed",                          \
+	"a device that needs no PM has no PM children (here: its children need no PM either)", \
+	.bug = "LIVENESS", .needs = "", .detector = "fuzz",                  \
+	.cuts = VF_NO_PM_PARENTS }
+
 #define KERNEL_VARIANT(sym, name_, summary_, tree, xtree, diff_with_, feat_, ...) \
 	extern const struct dpmk_tree tree;                                 \
 	static const struct knob sym##_knobs[] = { __VA_ARGS__ };           \
@@ -123,7 +141,8 @@ extern const struct diff_config kernel_diff[];
 			    VF_TRANSITIONS | VF_WAKEUP | VF_PM_STACK |     \
 			    VF_LATE_ADD | VF_LINK_FLAGS | VF_LATE_EARLY |   \
 			    VF_SYSFS_STREQ | VF_SYSCORE_PARENTS |          \
-			    VF_NO_PM_ASYNC | (feat_),  \
+			    VF_NO_PM_ASYNC | VF_UNFROZEN_REMOVAL |          \
+			    VF_NO_PM_PARENTS | (feat_),  \
 		.knobs = sym##_knobs,                                       \
 		.nknobs = sizeof(sym##_knobs) / sizeof(sym##_knobs[0]),     \
 		.diff = kernel_diff,                                        \

@@ -157,6 +157,8 @@ enum pm_ev_kind {
 					 * not ignored */
 #define EV_RPMF_SET_ACTIVE	8	/* main.c called pm_runtime_set_active()
 					 * on it in this noirq resume */
+#define EV_RPMF_MUST_RESUME	16	/* power.must_resume is set (told as
+					 * the noirq suspend ends) */
 
 /* EV_SKIP's b: what a kernel variant saw of the device when main.c was
  * done with it (kernel/kabi.h's DPMK_SKIPF_* are the same bits). */
@@ -193,6 +195,8 @@ enum pm_ev_kind {
 #define EV_FACT_RPM_RESUME_QUEUED 1024	/* a runtime resume request queued
 					 * before the transition is still
 					 * queued (told with EV_FACT_RPM_TOLD) */
+#define EV_FACT_MR_TOLD		2048	/* the bit below is told */
+#define EV_FACT_MUST_RESUME	4096	/* power.must_resume is set */
 #define EV_FACT_PARENT_DEPTH_SHIFT 16
 
 /* Which resume a resume-side phase does, as dev_pm_skip_resume() tells

@@ -275,6 +275,8 @@ void do_check_rpm_noirq(int dev, int when, long long flags)
 	if (when == EV_RPM_NOIRQ_SUSPEND) {
 		s->in_use = s->lvl == 3 &&
 			    flags & (EV_RPMF_USED | EV_RPMF_ACTIVE_CHILD);
+		s->mr_told = true;
+		s->mr_noirq = flags & EV_RPMF_MUST_RESUME;
 		return;
 	}
 	if (cfg.left_skips_resume || !(f & PMF_SMART_SUSPEND) || !s->rpm_off ||

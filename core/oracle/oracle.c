@@ -311,6 +311,9 @@ void do_check_transition_begin(void)
 		st[i].stays_early = false;
 		st[i].in_use = false;
 		st[i].noirq_resumed = false;
+		st[i].mr_told = false;
+		st[i].mr_noirq = false;
+		st[i].mr_late = false;
 	}
 }
 
@@ -434,14 +437,18 @@ unsigned int kept_ok(int par)
 }
 
 /* The waivers of a superior par still suspended when dev starts to
- * resume: kept_ok(par), and KV-3 (ORACLE_TOL_DC_CLEARED) when dev's
+ * resume: kept_ok(par), KV-3 (ORACLE_TOL_DC_CLEARED) when dev's
  * direct_complete was cleared behind main.c's back after par took the
  * direct_complete path trusting it, so main.c resumes dev while par stays
- * runtime-suspended (docs/kernel.md, KV-3). */
+ * runtime-suspended (docs/kernel.md, KV-3), and sso-must-resume
+ * (ORACLE_TOL_LATE_MUST_RESUME) when par was left in suspend and dev's
+ * must_resume was set only after its noirq suspend had passed it on to
+ * its superiors (docs/findings.md). */
 static unsigned int kept_ok_for(int par, int dev)
 {
 	return kept_ok(par) |
-	       (st[dev].dc_cleared && st[par].dc ? ORACLE_TOL_DC_CLEARED : 0);
+	       (st[dev].dc_cleared && st[par].dc ? ORACLE_TOL_DC_CLEARED : 0) |
+	       (st[dev].mr_late && st[par].kept ? ORACLE_TOL_LATE_MUST_RESUME : 0);
 }
 
 void check_resume_start(int dev, enum pm_phase p)
@@ -610,6 +617,8 @@ void do_check_callback_start(int dev, enum pm_phase p, long long facts, long lon
 		cfg.parent[dev] >= 0 ? nm(cfg.parent[dev]) : "");
 	if (p == PH_RESUME_NOIRQ)
 		s->noirq_resumed = true;
+	if (p == PH_RESUME_NOIRQ && s->mr_told && facts & EV_FACT_MR_TOLD)
+		s->mr_late = facts & EV_FACT_MUST_RESUME && !s->mr_noirq;
 	if (s->gone)
 		check_fail(INV_REMOVED,
 			   "the %s callback of '%s' started after the device was removed",

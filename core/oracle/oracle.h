@@ -130,6 +130,12 @@ struct oracle_config {
  * leaves whoever waits for it hanging: the run (core/run) accepts a
  * deadlock in which a task waits for a removed device's completion. */
 #define ORACLE_TOL_REARMED		8u
+/* sso-must-resume (docs/findings.md): a SYNC_STATE_ONLY consumer ahead
+ * of its supplier on dpm_list marks the supplier's must_resume in the
+ * noirq suspend after the supplier's own step passed its must_resume on
+ * to its superiors: the supplier resumes while a superior of its own,
+ * which nobody marked, is left in suspend. */
+#define ORACLE_TOL_LATE_MUST_RESUME	16u
 
 /* Room for a violation's message. */
 #define ORACLE_MSG_MAX 1024

@@ -54,6 +54,12 @@ struct dstate {
 	bool in_use;		/* in use as its noirq suspend ended: a
 				 * runtime PM usage count above 1 or an
 				 * active child (must_resume) */
+	bool mr_told;		/* its noirq suspend step ended in hand */
+	bool mr_noirq;		/* must_resume then, as the step passed it
+				 * on to its superiors */
+	bool mr_late;		/* must_resume at its noirq resume's start,
+				 * not as its noirq suspend ended: set after
+				 * it could pass it on (sso-must-resume) */
 	bool noirq_resumed;	/* its noirq resume step resumed it (its
 				 * callback started, or it had none) */
 	bool stays_early;	/* must stay in suspend through a plain

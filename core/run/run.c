@@ -285,7 +285,7 @@ static void hotplug_task(void *arg)
 
 	if (at > now)
 		dpm_eng->delay(at - now);
-	pm_variant->ops->unregister(h->a->dev);
+	pm_variant->ops->unregister(h->a->dev, h->a->unfrozen);
 	complete_all(&h->done);
 }
 
@@ -366,26 +366,31 @@ static void threads_watchdog(void)
 
 /*
  * The scenario as a variant whose kernel has the features feat can have
- * it: the features it
- * lacks are left out (docs/scenario.md), and a device counts as
- * runtime-suspended only where its children and consumers are too
- * (runtime PM suspends a device only after them).  out shares s's
- * actions and schedule; its devices are in devs (capacity *cap),
- * reallocated as needed.
+ * it: the features it lacks are left out (docs/scenario.md), and a
+ * device counts as runtime-suspended only where its children and
+ * consumers are too (runtime PM suspends a device only after them).
+ * out shares s's schedule; its devices and actions are buf's.
  */
 void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
-	     struct scn_device **devsp, int *cap)
+	     struct cut_buf *buf)
 {
 	struct scn_device *devs;
 
-	if (s->ndev > *cap) {
-		*cap = s->ndev;
-		*devsp = dpm_xrealloc(*devsp, (size_t)*cap, sizeof(**devsp));
+	if (s->ndev > buf->cap) {
+		buf->cap = s->ndev;
+		buf->devs = dpm_xrealloc(buf->devs, (size_t)buf->cap, sizeof(*buf->devs));
 	}
-	devs = *devsp;
+	if (s->nact > buf->acap) {
+		buf->acap = s->nact;
+		buf->acts = dpm_xrealloc(buf->acts, (size_t)buf->acap, sizeof(*buf->acts));
+	}
+	devs = buf->devs;
 	*out = *s;
 	out->dev = devs;
 	memcpy(devs, s->dev, sizeof(*devs) * (size_t)s->ndev);
+	out->act = buf->acts;
+	if (s->nact)
+		memcpy(buf->acts, s->act, sizeof(*buf->acts) * (size_t)s->nact);
 	if (!(feat & VF_TRANSITIONS))
 		out->transition = TR_MEM;
 	if (!(feat & VF_WAKEUP))
@@ -417,6 +422,9 @@ void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
 		} else if (!(feat & VF_WAKEUP)) {
 			d->k.flags &= ~(SCN_WAKEUP | SCN_WAKEUP_PATH_LATE);
 		}
+		/* DPM flags are a driver's (its probe sets them). */
+		if (d->k.flags & SCN_NO_DRIVER)
+			d->k.dpm_flags = 0;
 		if (!(feat & VF_SYSCORE_PARENTS) && d->parent >= 0)
 			devs[d->parent].k.flags &= ~SCN_SYSCORE;
 		if (!(feat & VF_LATE_ADD)) {
@@ -461,13 +469,40 @@ void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
 				k->late_phase = -1;
 		}
 	/* A device that needs no PM is on no PM list, and its children may
-	 * well need PM (the kernel does not forbid it).  Whether it is async
-	 * matters only where a subordinate's step starts its superiors' (the
-	 * 6.16+ scheme: finding KV-6). */
+	 * well need PM (the kernel does not forbid it), unless the run leaves
+	 * that out (the knob no-pm-leaves): then they need none either.
+	 * Whether it is async matters only where a subordinate's step starts
+	 * its superiors' (the 6.16+ scheme: finding KV-6). */
+	if (!(feat & VF_NO_PM_PARENTS))
+		for (int i = 0; i < s->ndev; i++)
+			if (devs[i].parent >= 0 &&
+			    devs[devs[i].parent].k.flags & SCN_NO_PM)
+				devs[i].k.flags |= SCN_NO_PM;
 	if (!(feat & VF_NO_PM_ASYNC))
 		for (int i = 0; i < s->ndev; i++)
 			if (devs[i].k.flags & SCN_NO_PM)
 				devs[i].async = devs[i].pci = false;
+	/* A task that is not frozen may remove devices in the late/noirq
+	 * window, where their callbacks run without the device lock: only
+	 * a subtree without drivers, whose unbinding races no callback (a
+	 * driver's remove racing its own noirq callback is the driver's
+	 * affair, not main.c's). */
+	for (int a = 0; a < s->nact; a++) {
+		struct scn_action *act = &buf->acts[a];
+
+		if (!act->unfrozen)
+			continue;
+		if (!(feat & VF_UNFROZEN_REMOVAL))
+			act->unfrozen = false;
+		for (int i = 0; act->unfrozen && i < s->ndev; i++) {
+			int up = i;
+
+			while (up >= 0 && up != act->dev)
+				up = devs[up].parent;
+			if (up >= 0 && !(devs[i].k.flags & SCN_NO_DRIVER))
+				act->unfrozen = false;
+		}
+	}
 	for (int i = s->ndev - 1; i >= 0; i--) {
 		const struct scn_device *d = &devs[i];
 
@@ -509,10 +544,9 @@ struct scenario *cut_to_features(const struct scenario *s,
 					unsigned int feat)
 {
 	static struct scenario cut;
-	static struct scn_device *devs;
-	static int cap;
+	static struct cut_buf buf;
 
-	dpm_cut(s, feat, &cut, &devs, &cap);
+	dpm_cut(s, feat, &cut, &buf);
 	return &cut;
 }
 

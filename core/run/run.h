@@ -80,15 +80,23 @@ void dpm_run(const struct scenario *s, const struct run_opts *o,
 void run_print_known(FILE *f, const struct pm_variant *v,
 		     const struct run_result *r);
 
+/* Where dpm_cut() puts what it changes: reused from call to call, grown
+ * as needed; the caller frees devs and acts. */
+struct cut_buf {
+	struct scn_device *devs;
+	int cap;
+	struct scn_action *acts;
+	int acap;
+};
+
 /*
  * s as a variant whose kernel has the features feat (VF_*) runs it: the
  * others left out, runtime-suspended only where children and consumers
- * are too, no PM below a device that needs none.  *out shares s's
- * actions and schedule; its devices go to *devs (capacity *cap, grown
- * as needed; the caller frees *devs).
+ * are too.  *out shares s's schedule; its devices and actions are in
+ * buf.
  */
 void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
-	     struct scn_device **devs, int *cap);
+	     struct cut_buf *buf);
 
 /*
  * The report of a violation: replays the run with the log on and prints

@@ -274,6 +274,7 @@ void scenario_decode_action(const struct scenario *s, struct scn_action *a,
 	a->dev = b[1] % s->ndev;
 	if (a->kind == ACT_UNREGISTER) {
 		a->at = (uint64_t)t * t * 50;
+		a->unfrozen = k & 2;
 	} else {
 		const char *v = attr_table[(k >> 1) & 7];
 
@@ -680,7 +681,7 @@ uint8_t *scenario_encode(const struct scenario *s, enum scn_sched_mode mode,
 
 			while (t < 255 && (uint64_t)(t + 1) * (t + 1) * 50 <= a->at)
 				t++;
-			*p++ = 0;
+			*p++ = a->unfrozen ? 2 : 0;
 			*p++ = (uint8_t)a->dev;
 			*p++ = (uint8_t)t;
 		}

@@ -145,4 +145,9 @@ void scenario_generate(const struct scn_generator *g, uint64_t i, struct scenari
 		abort();
 	for (size_t k = 0; k < s->nsched; k++)
 		s->sched[k] = (uint8_t)dpm_rng_next(&r);
+	/* Drawn last, so that everything before stays as it was: half the
+	 * removals by a task the freezer leaves running (the run keeps it
+	 * for a subtree without drivers, docs/scenario.md). */
+	for (int a = 0; g->kernel_fields && a < s->nact; a++)
+		s->act[a].unfrozen = dpm_rng_below(&r, 2);
 }

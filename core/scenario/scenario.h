@@ -113,6 +113,11 @@ struct scn_action {
 	 * ACT_ASYNC_ATTR: the write happens before this cycle (0-based),
 	 * while user space runs. */
 	uint64_t at;
+	/* ACT_UNREGISTER: the task is not frozen for the transition (a
+	 * kernel thread or work item that is not freezable): it does not
+	 * wait out the late/noirq window.  Kernel variants only
+	 * (VF_UNFROZEN_REMOVAL); the whole subtree has no driver bound. */
+	bool unfrozen;
 	char attr[SCN_ATTR_MAX + 1];
 	int attr_len;
 };

@@ -200,7 +200,8 @@ char *scenario_print(const struct scenario *s)
 		sb_add(&b, "action %s %s", kind_names[a->kind],
 		       s->dev[a->dev].name);
 		if (a->kind == ACT_UNREGISTER) {
-			sb_add(&b, " at=%lluus\n", (unsigned long long)a->at);
+			sb_add(&b, " at=%lluus%s\n", (unsigned long long)a->at,
+			       a->unfrozen ? " unfrozen" : "");
 		} else {
 			sb_add(&b, " ");
 			print_attr(&b, a->attr, a->attr_len);
@@ -677,10 +678,12 @@ static int parse_action(struct parser *ps, struct tok *tk, int nt)
 	if (a.dev < 0)
 		return -1;
 	if (a.kind == ACT_UNREGISTER) {
-		if (nt != 4 || !split(tk[3], '=', &k, &v) || !tok_is(k, "at"))
-			return perr(ps, "action unregister: expected at=TIMEus");
+		if (nt < 4 || nt > 5 || !split(tk[3], '=', &k, &v) ||
+		    !tok_is(k, "at") || (nt == 5 && !tok_is(tk[4], "unfrozen")))
+			return perr(ps, "action unregister: expected at=TIMEus [unfrozen]");
 		if (parse_u64(ps, v, "us", 1000000000000ULL, &a.at, "at") < 0)
 			return -1;
+		a.unfrozen = nt == 5;
 	} else {
 		if (nt != 5 || tk[3].n < 2 || tk[3].s[0] != '"')
 			return perr(ps, "action async: expected \"TEXT\" before-cycle=N");

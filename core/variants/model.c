@@ -53,10 +53,11 @@ static int model_transition(int cycle)
 	return dpm_model->suspend_resume();
 }
 
-static void model_unregister(int id)
+static void model_unregister(int id, bool unfrozen)
 {
 	struct device *dev = device_get_by_id(id);
 
+	(void)unfrozen;		/* no model has VF_UNFROZEN_REMOVAL */
 	if (dev) {
 		pr_info("hotplug: unregistering '%s' and its children",
 			dev_name(dev));

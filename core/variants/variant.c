@@ -93,6 +93,8 @@ void variants_list(FILE *f)
 	static const char *const feature_names[] = {
 		"links", "direct-complete", "pm-wait", "transitions", "wakeup",
 		"pm-stack", "late-add", "link-flags", "late-early", "sysfs-streq",
+		"leave-suspended", "syscore-parents", "no-pm-async",
+		"unfrozen-removal", "no-pm-parents",
 	};
 
 	for (int i = 0; i < pm_nvariants; i++) {

@@ -80,6 +80,12 @@ enum {
 					 * leaf is syscore) */
 	VF_NO_PM_ASYNC = 1 << 12,	/* a device that needs no PM may
 					 * be async (without it, none is) */
+	VF_UNFROZEN_REMOVAL = 1 << 13,	/* a hotplug task that is not
+					 * frozen removes devices in the
+					 * late/noirq window */
+	VF_NO_PM_PARENTS = 1 << 14,	/* a device that needs no PM may
+					 * have children that need PM
+					 * (without it, they need none) */
 };
 
 struct scenario;
@@ -106,8 +112,9 @@ struct variant_ops {
 	 * the suspend entry point saw, 0 on success. */
 	int (*transition)(int cycle);
 	/* From a hotplug task: unregister the subtree at device id, unless
-	 * it is gone already. */
-	void (*unregister)(int id);
+	 * it is gone already; unfrozen: the task is not frozen during a
+	 * transition (VF_UNFROZEN_REMOVAL). */
+	void (*unregister)(int id, bool unfrozen);
 	/* User space writes buf to device id's power/async, and the run log
 	 * says what the write returned: the store's result, or -ENODEV (not
 	 * logged) when the device (its sysfs directory) is gone. */

@@ -43,7 +43,7 @@ static void side_actions(struct dpmk_dev *d, int phase)
 		if (t) {
 			dpmk_log("'%s' %s: unregisters '%s'", d->name,
 				 pm_phase_name(phase), t->name);
-			dpmk_unregister_subtree(t);
+			dpmk_unregister_subtree(t, false);
 			put_device(&t->dev);
 		}
 	}

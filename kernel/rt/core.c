@@ -304,7 +304,7 @@ static void release_unregister_fn(void *arg)
 
 	if (t) {
 		dpmk_log("release worker: unregistering '%s'", t->name);
-		dpmk_unregister_subtree(t);
+		dpmk_unregister_subtree(t, false);
 		put_device(&t->dev);
 	}
 }
@@ -512,7 +512,7 @@ int device_add(struct device *dev)
 	dev->kobj.parent = parent ? &parent->kobj : NULL;
 	dev->kobj.state_in_sysfs = 1;
 	d->sysfs_gone = false;
-	device_pm_add(dev);
+	dpmk_device_pm_add(dev);		/* main.c's device_pm_add() */
 	d->added = true;
 	/* bus_probe_device(): probing may be blocked during a transition
 	 * (dpm_prepare() to dpm_complete()); the driver binds when it is
@@ -538,6 +538,7 @@ int device_register(struct device *dev)
 void device_block_probing(void)
 {
 	__atomic_store_n(&probing_blocked, true, __ATOMIC_RELEASE);
+	wait_for_device_probe();	/* dd.c: syncs with probes in flight */
 }
 
 void device_unblock_probing(void)
@@ -558,9 +559,16 @@ void device_unblock_probing(void)
 	}
 }
 
+/*
+ * dd.c waits for the probes in flight, then for every async job
+ * (async_synchronize_full()).  Probes run synchronously here, so none is
+ * ever in flight; what stays is LOCKS: main.c must not wait so while it
+ * holds dpm_list_mtx, which a probe registering a child takes in
+ * device_pm_add().
+ */
 void wait_for_device_probe(void)
 {
-	/* Probes run synchronously here: none is ever in progress. */
+	dpmk_main_lock_rule(-1, "waits for probes and async jobs (wait_for_device_probe())", 0);
 }
 
 /* ---- unbinding (dd.c's __device_release_driver()) ---- */
@@ -623,8 +631,10 @@ void device_del(struct device *dev)
 	struct dpmk_dev *d = to_dpmk(dev);
 	struct device *parent = dev->parent;
 
-	/* Removals wait while only the PM task may run device code. */
-	dpmk_phase_window_wait();
+	/* Removals wait while only the PM task may run device code, but
+	 * for one by a task that is not frozen. */
+	if (!d->unfrozen_removal)
+		dpmk_phase_window_wait();
 
 	/* kill_device(): from here on the device is leaving; its drivers do
 	 * no more PM work for it (kernel/rt/callbacks.c) and the oracle
@@ -672,9 +682,10 @@ void device_unregister(struct device *dev)
  * first, as bus code tears down a hierarchy.  A device is removed once:
  * the first remover claims it; a second one (a hotplug task racing a
  * driver's callback) waits for that removal to end, as a bus's own
- * locking would make it.
+ * locking would make it.  unfrozen: the remover is a task that is not
+ * frozen during a transition.
  */
-void dpmk_unregister_subtree(struct dpmk_dev *d)
+void dpmk_unregister_subtree(struct dpmk_dev *d, bool unfrozen)
 {
 	if (__atomic_exchange_n(&d->removal_claimed, 1, __ATOMIC_ACQ_REL)) {
 		wait_for_completion(&d->removed);
@@ -697,9 +708,10 @@ void dpmk_unregister_subtree(struct dpmk_dev *d)
 		klist_iter_exit(&it);
 		if (!child)
 			break;
-		dpmk_unregister_subtree(child);
+		dpmk_unregister_subtree(child, unfrozen);
 		put_device(&child->dev);
 	}
+	d->unfrozen_removal = unfrozen;
 	device_unregister(&d->dev);
 }
 

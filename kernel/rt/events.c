@@ -98,7 +98,8 @@ static void phase_end(void)
  * start of dpm_suspend_late() to the end of dpm_resume_early(): the late
  * and noirq callbacks run without the device lock, so a removal then
  * would race with them; the kernel keeps the threads that remove devices
- * frozen by then.  A removal waits the window out before it starts.
+ * frozen by then.  A removal waits the window out before it starts, but
+ * for one by a task the freezer leaves running (device_del()).
  */
 static void window_set(bool open)
 {
@@ -274,13 +275,68 @@ static bool removing(struct dpmk_dev *d, int me)
 	return v && v == me + 1;
 }
 
+static void set_lister(struct dpmk_dev *d, int on)
+{
+	DPMK_QUIET_BEGIN();
+	__atomic_store_n(&d->lister, on, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&dpmk_run.listing, on ? 1 : -1, __ATOMIC_RELAXED);
+	DPMK_QUIET_END();
+}
+
+void dpmk_device_pm_add(struct device *dev)
+{
+	struct dpmk_dev *d = to_dpmk(dev);
+
+	set_lister(d, 1);
+	device_pm_add(dev);
+	set_lister(d, 0);
+}
+
 void dpmk_device_pm_remove(struct device *dev)
 {
 	struct dpmk_dev *d = to_dpmk(dev);
 
 	set_remover(d, dpmk_host_task_id() + 1);
+	set_lister(d, 1);
 	device_pm_remove(dev);
+	set_lister(d, 0);
 	set_remover(d, 0);
+}
+
+/*
+ * LOCKS: power.in_dpm_list, which device_link_add() and
+ * dpm_wait_for_superior() read under dpm_list_mtx, changes with the
+ * device's list entry under that lock.  As main.c lets go of the lock,
+ * every device inside device_pm_add() or device_pm_remove() has it set
+ * exactly when its entry is on a list.  Only the lock's holder writes
+ * either.  On the det engine only: on real threads main.c's own stores
+ * to other bit-fields of the same word (is_prepared, under the device
+ * lock) can undo one the lock ordered, a race of the kernel's that
+ * ThreadSanitizer reports.
+ */
+void dpmk_main_mutex_unlock(struct mutex *m)
+{
+	if (m == dpmk_run.list_mtx && !dpmk_spin_real &&
+	    __atomic_load_n(&dpmk_run.listing, __ATOMIC_RELAXED) > 0) {
+		for (int i = 0; i < dpmk_run.ndev; i++) {
+			struct dpmk_dev *d = dpmk_dev_peek(i);
+			bool on, flag;
+
+			if (!d || !__atomic_load_n(&d->lister, __ATOMIC_RELAXED))
+				continue;
+			DPMK_QUIET_BEGIN();
+			on = READ_ONCE(d->dev.power.entry.next) != &d->dev.power.entry;
+			flag = d->dev.power.in_dpm_list;
+			DPMK_QUIET_END();
+			if (on == flag)
+				continue;
+			dpmk_log("main.c releases dpm_list_mtx with '%s' %s a list but in_dpm_list %s",
+				 d->name, on ? "on" : "off", flag ? "set" : "clear");
+			dpmk_emit(EV_LOCKING, i, dpmk_phase_now(), 0, 0, 0,
+				  "sets power.in_dpm_list (device_pm_add() or device_pm_remove())");
+		}
+	}
+	mutex_unlock(m);
 }
 
 static void skip(struct dpmk_dev *d, int p, int why)
@@ -421,7 +477,8 @@ static long long rpm_snapshot(struct device *dev, int *depth)
 }
 
 /* As a device's noirq step ends (EV_RPM_NOIRQ_SUSPEND or _RESUME): after
- * the suspend, whether it is in use, which must_resume follows; after
+ * the suspend, whether it is in use, which must_resume follows, and
+ * must_resume as the step passed it on to the superiors; after
  * the resume, whether main.c called pm_runtime_set_active() on it. */
 static void tell_noirq_rpm(struct dpmk_dev *d, int p)
 {
@@ -430,6 +487,10 @@ static void tell_noirq_rpm(struct dpmk_dev *d, int p)
 
 	if (__atomic_load_n(&d->set_active_inst, __ATOMIC_RELAXED) == phase_inst())
 		b |= EV_RPMF_SET_ACTIVE;
+	/* main.c's own store, in this task, a moment ago: it marks the
+	 * device's superiors as it leaves the step. */
+	if (p == PH_SUSPEND_NOIRQ && d->dev.power.must_resume)
+		b |= EV_RPMF_MUST_RESUME;
 	dpmk_emit(EV_RPM_STATE, d->idx, p, p == PH_SUSPEND_NOIRQ ?
 		  EV_RPM_NOIRQ_SUSPEND : EV_RPM_NOIRQ_RESUME, depth, b, NULL);
 }

@@ -52,11 +52,16 @@ struct dpmk_dev {
 	bool			added;		/* device_add() done */
 	bool			dead;		/* device_del() started */
 	int			remover;	/* 1 + the task inside device_pm_remove() of it, or 0 */
+	int			lister;		/* atomic: inside device_pm_add() or
+						 * device_pm_remove() of it (LOCKS) */
 	spinlock_t		ev_lock;	/* dead vs a callback's start */
 	bool			bound;		/* drv bound (dev->driver) */
 	bool			probe_deferred;	/* bind at unblock */
 	int			removal_claimed;	/* atomic: first remover */
 	int			closing;	/* atomic: its subtree removal looks at the children */
+	bool			unfrozen_removal; /* set by its remover before device_del():
+						   * a task that is not frozen, which does
+						   * not wait out the late/noirq window */
 	struct completion	removed;	/* device_del() finished */
 	struct mutex		sysfs_active;	/* power/async vs removal */
 	bool			sysfs_gone;
@@ -117,6 +122,7 @@ struct dpmk_run {
 	int			phase_inst;	/* counts phase beginnings */
 	int			window_open;	/* suspend_late .. resume_early */
 	void			*list_mtx;	/* main.c's dpm_list_mtx */
+	int			listing;	/* atomic: devices with a lister */
 	struct completion	window_closed;
 	int			workers;	/* atomic: runtime tasks alive */
 	struct completion	workers_done;
@@ -146,7 +152,10 @@ void dpmk_trace_device(struct device *dev);
 struct dpmk_dev *dpmk_dev_get(int idx);	/* a reference, or NULL */
 struct dpmk_dev *dpmk_dev_peek(int idx);	/* no reference */
 void dpmk_dev_publish(struct dpmk_dev *d);
-void dpmk_unregister_subtree(struct dpmk_dev *d);
+void dpmk_unregister_subtree(struct dpmk_dev *d, bool unfrozen);
+/* main.c's device_pm_add() and device_pm_remove() of d, with d marked
+ * for LOCKS' in_dpm_list check (events.c). */
+void dpmk_device_pm_add(struct device *dev);
 void dpmk_core_reset(void);
 void dpmk_quarantine_free(void);
 bool dpmk_is_quarantined(const void *obj, int *idx);

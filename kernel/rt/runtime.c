@@ -214,7 +214,7 @@ void pm_runtime_unblock(struct device *dev)
 long long dpmk_dev_facts(struct device *dev)
 {
 	long long f = EV_FACT_TOLD | EV_FACT_RPM_TOLD | EV_FACT_PREP_TOLD |
-		      EV_FACT_DC_TOLD;
+		      EV_FACT_DC_TOLD | EV_FACT_MR_TOLD;
 
 	spin_lock_irq(&dev->power.lock);
 	if (dev->power.wakeup_path)
@@ -227,6 +227,8 @@ long long dpmk_dev_facts(struct device *dev)
 		f |= EV_FACT_PREPARED;
 	if (dev->power.direct_complete)
 		f |= EV_FACT_DIRECT_COMPLETE;
+	if (dev->power.must_resume)
+		f |= EV_FACT_MUST_RESUME;
 	if (dev->power.request_pending && dev->power.request == RPM_REQ_RESUME &&
 	    to_dpmk(dev)->request_early)
 		f |= EV_FACT_RPM_RESUME_QUEUED;

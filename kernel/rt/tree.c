@@ -234,7 +234,7 @@ struct dpmk_dev *dpmk_dev_add_late(int idx)
 	if (orphan) {
 		dpmk_log("'%s' registered under '%s', whose removal is under way: removed with it",
 			 d->name, parent->name);
-		dpmk_unregister_subtree(d);
+		dpmk_unregister_subtree(d, false);
 	}
 	put_device(&parent->dev);
 	return d;
@@ -299,15 +299,16 @@ static int tree_cycle(int n)
 	return err;
 }
 
-static void tree_unregister(int idx)
+static void tree_unregister(int idx, int unfrozen)
 {
 	struct dpmk_dev *d = dpmk_dev_get(idx);
 
 	if (!d)
 		return;
 	if (d->added && !__atomic_load_n(&d->removal_claimed, __ATOMIC_ACQUIRE)) {
-		dpmk_log("hotplug: unregistering '%s' and its children", d->name);
-		dpmk_unregister_subtree(d);
+		dpmk_log("hotplug%s: unregistering '%s' and its children",
+			 unfrozen ? " (not frozen)" : "", d->name);
+		dpmk_unregister_subtree(d, unfrozen);
 	}
 	put_device(&d->dev);
 }
@@ -406,7 +407,7 @@ static void tree_teardown(void)
 		if (!d)
 			continue;
 		if (d->added && !__atomic_load_n(&d->removal_claimed, __ATOMIC_ACQUIRE))
-			dpmk_unregister_subtree(d);
+			dpmk_unregister_subtree(d, false);
 		put_device(&d->dev);
 	}
 	dpmk_workers_wait();

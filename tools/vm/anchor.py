@@ -24,6 +24,12 @@ docs/vm.md, "Timed actions"."""
 # a step later).
 MARGIN_US = 5000
 
+# The phases from the late suspend to the early resume: a hotplug task
+# the freezer stops waits them out in the variant (docs/kernel.md, "The
+# late/noirq window"); the module's worker, on the unbound pool, is not
+# frozen, so only an `unfrozen` removal is tied to their callbacks.
+WINDOW_PHASES = ("suspend_late", "suspend_noirq", "resume_noirq", "resume_early")
+
 
 class Unanchored(Exception):
     """The action falls where nothing in the variant's run anchors it."""

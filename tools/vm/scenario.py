@@ -44,6 +44,9 @@ class Converted:
         # Timed actions, anchored later (tools/vm/anchor.py): (kind
         # 'unreg' or 'wake', victim or None, at us, the line as written)
         self.actions = []
+        # The lines of the removals by a task the freezer leaves running
+        # (`unfrozen`): the module's worker is such a task.
+        self.unfrozen = set()
         self.waiters = set()    # devices with pm-wait=
         self.links = []         # (supplier, consumer) of each link
         self.racy = False       # pm_async 1 and a device that suspends async
@@ -204,9 +207,11 @@ def convert(text, drop_unsupported=False):
             continue
         elif key == "wakeup" and len(w) == 2 and re.fullmatch(r"at=\d+us", w[1]):
             c.actions.append(("wake", None, int(w[1][3:-2]), raw.strip()))
-        elif (key == "action" and len(w) == 4 and w[1] == "unregister"
-              and re.fullmatch(r"at=\d+us", w[3])):
+        elif (key == "action" and len(w) in (4, 5) and w[1] == "unregister"
+              and re.fullmatch(r"at=\d+us", w[3]) and w[4:] in ([], ["unfrozen"])):
             c.actions.append(("unreg", w[2], int(w[3][3:-2]), raw.strip()))
+            if w[4:]:
+                c.unfrozen.add(raw.strip())
         elif key == "action":
             refuse(no, f"action {w[1] if len(w) > 1 else ''} (power/async writes between cycles)")
             continue
