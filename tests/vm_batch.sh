@@ -24,7 +24,7 @@ fi
 "$src/tools/dpmvm" -k 6.1 -o "$tmp/out" -T 60 \
 	"$src/vm/scenarios/async-tree.scenario" \
 	"$src/vm/scenarios/sync-error.scenario" \
-	"$src/docs/findings/sso-must-resume.scenario" \
+	"$src/corpus/regressions/kernel/sso-must-resume.scenario" \
 	"$src/vm/scenarios/kv9-thaw.scenario" \
 	"$src/vm/scenarios/levels.scenario" \
 	"$src/vm/scenarios/actions.scenario" >"$tmp/lines" 2>"$tmp/err"

@@ -18,7 +18,7 @@ fail() {
 
 # sso-must-resume: the supplier's noirq resume skipped while its
 # consumer's runs, as the kernel variant reports it.
-out=$("$repro" --judge "$data/sso-must-resume.record" "$src/docs/findings/sso-must-resume.scenario")
+out=$("$repro" --judge "$data/sso-must-resume.record" "$src/corpus/regressions/kernel/sso-must-resume.scenario")
 rc=$?
 [ $rc -eq 1 ] || fail "sso-must-resume: exit $rc, not 1"
 grep -q "^dpmfuzz: VIOLATION RESUME-AFTER-PARENT: supplier 'dev77' had not resumed when its consumer 'dev79' started resume_noirq" <<<"$out" ||
