@@ -34,7 +34,7 @@
 
 #include "../core/event/event.h"
 
-#define DPMK_ABI_VERSION 4
+#define DPMK_ABI_VERSION 5
 
 #define DPMK_SIZEOF_MUTEX	64
 #define DPMK_SIZEOF_COMPLETION	64
@@ -173,6 +173,9 @@ struct dpmk_scenario {
 	 * start): from then on pm_wakeup_pending() is true until the
 	 * transition ends.  -1: none. */
 	long long wakeup_at_us;
+	/* Suspend to RAM: suspend_ops->suspend_again() asks for this many
+	 * more rounds of suspend_enter(). */
+	int suspend_again;
 	int ndev;
 	const struct dpmk_device *dev;
 	int nlinks;

@@ -130,6 +130,7 @@ static void convert(const struct scenario *s)
 		.pm_async = s->pm_async,
 		.pm_trace = s->pm_trace,
 		.wakeup_at_us = s->wakeup_at_us,
+		.suspend_again = s->suspend_again,
 		.ndev = s->ndev,
 		.dev = kdev,
 		.nlinks = nlinks,

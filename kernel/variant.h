@@ -142,7 +142,7 @@ extern const struct diff_config kernel_diff[];
 			    VF_LATE_ADD | VF_LINK_FLAGS | VF_LATE_EARLY |   \
 			    VF_SYSFS_STREQ | VF_SYSCORE_PARENTS |          \
 			    VF_NO_PM_ASYNC | VF_UNFROZEN_REMOVAL |          \
-			    VF_NO_PM_PARENTS | (feat_),  \
+			    VF_NO_PM_PARENTS | VF_SUSPEND_AGAIN | (feat_),  \
 		.knobs = sym##_knobs,                                       \
 		.nknobs = sizeof(sym##_knobs) / sizeof(sym##_knobs[0]),     \
 		.diff = kernel_diff,                                        \

@@ -330,6 +330,39 @@ _Static_assert((int)RESUME_PLAIN == PM_RESUME_PLAIN &&
 	       (int)RESUME_RESTORE == PM_RESUME_RESTORE,
 	       "the oracle's resume kinds as the bus's");
 
+/* A new round of suspend_enter() in the same transition: the late and
+ * noirq phases and their resumes begin anew for every device, from
+ * where the early resume left it (suspended once, not late). */
+static void new_round(void)
+{
+	unsigned int m = 1u << PH_SUSPEND_LATE | 1u << PH_SUSPEND_NOIRQ |
+			 1u << PH_RESUME_NOIRQ | 1u << PH_RESUME_EARLY;
+
+	pr_info("the platform suspends again: a new round of the late and noirq phases");
+	phases_begun &= ~m;
+	for (int i = 0; i < cfg.ndev; i++) {
+		struct dstate *d = &st[i];
+
+		d->ran &= ~m;
+		d->handled &= ~m;
+		d->failed &= ~m;
+		d->recorded &= ~m;
+		if (!d->dc && d->lvl > 1)
+			d->lvl = 1;
+		d->rpm_off = false;
+		d->rpm_down = -1;
+		d->kept = false;
+		d->kept_aborted = false;
+		d->kept_thaw = false;
+		d->stays_early = false;
+		d->in_use = false;
+		d->noirq_resumed = false;
+		d->mr_told = false;
+		d->mr_noirq = false;
+		d->mr_late = false;
+	}
+}
+
 void do_check_phase_begin(enum pm_phase p, long long told)
 {
 	told_resume = told > 0 && told <= PM_RESUME_RESTORE + 1 ? (int)told - 1 : -1;
@@ -338,10 +371,19 @@ void do_check_phase_begin(enum pm_phase p, long long told)
 		check_fail(INV_PHASE_BARRIER,
 			   "phase %s began while phase %s had not returned",
 			   pm_phase_name(p), pm_phase_name(phase_active));
-	/* The kernel's callers run each phase at most once a transition; a
-	 * noirq resume only after a noirq suspend, an early resume only
-	 * after a late suspend and, once the noirq suspend ran, after the
-	 * noirq resume (dpm_suspend_end(), suspend_enter(), hibernate.c). */
+	/* A platform that asks to suspend again (suspend_ops->
+	 * suspend_again()) runs suspend_enter() once more after an early
+	 * resume that followed no error and no wake-up: a new round of the
+	 * late and noirq phases. */
+	if (in_transition && p == PH_SUSPEND_LATE &&
+	    phases_begun & (1u << PH_RESUME_EARLY) &&
+	    !(phases_begun & (1u << PH_RESUME)) && !suspend_failed && !wakeup_abort)
+		new_round();
+	/* The kernel's callers run each phase at most once a transition (a
+	 * round); a noirq resume only after a noirq suspend, an early resume
+	 * only after a late suspend and, once the noirq suspend ran, after
+	 * the noirq resume (dpm_suspend_end(), suspend_enter(),
+	 * hibernate.c). */
 	if (in_transition && phases_begun & (1u << p))
 		check_fail(INV_PHASE_BARRIER, "phase %s began twice in one transition",
 			   pm_phase_name(p));

@@ -395,6 +395,8 @@ void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
 		out->transition = TR_MEM;
 	if (!(feat & VF_WAKEUP))
 		out->wakeup_at_us = -1;
+	if (!(feat & VF_SUSPEND_AGAIN))
+		out->suspend_again = 0;
 	for (int i = 0; i < s->ndev; i++) {
 		struct scn_device *d = &devs[i];
 		struct scn_device plain;

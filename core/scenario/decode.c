@@ -486,8 +486,10 @@ static uint8_t encode_kernel_config(const struct scenario *s, uint8_t w,
 
 		decode_kernel_config((uint8_t)(w | b << 3), &t);
 		if (t.transition == s->transition &&
-		    t.wakeup_at_us == s->wakeup_at_us)
+		    t.wakeup_at_us == s->wakeup_at_us) {
+			*lost |= s->suspend_again != 0;	/* text only */
 			return (uint8_t)(w | b << 3);
+		}
 	}
 	*lost = true;
 	return w;

@@ -708,6 +708,7 @@ void scenario_crossover(struct scenario *s, const struct scenario *o,
 		s->worker_limit = o->worker_limit;
 		s->transition = o->transition;
 		s->wakeup_at_us = o->wakeup_at_us;
+		s->suspend_again = o->suspend_again;
 		free(s->act);
 		s->nact = o->nact;
 		s->act = dpm_xmemdup(o->act ? o->act : (const void *)"",

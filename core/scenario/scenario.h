@@ -137,6 +137,9 @@ struct scenario {
 	/* A wake-up event at this virtual time (microseconds from the run's
 	 * start); -1: none. */
 	int64_t wakeup_at_us;
+	/* The platform asks for this many more rounds of the late and noirq
+	 * phases in each suspend to RAM (suspend_ops->suspend_again()). */
+	int suspend_again;
 
 	int ndev;
 	struct scn_device *dev;

@@ -155,6 +155,8 @@ char *scenario_print(const struct scenario *s)
 		sb_add(&b, "transition %s\n", scn_transition_name(s->transition));
 	if (s->wakeup_at_us >= 0)
 		sb_add(&b, "wakeup at=%lldus\n", (long long)s->wakeup_at_us);
+	if (s->suspend_again)
+		sb_add(&b, "suspend_again %d\n", s->suspend_again);
 	for (int i = 0; i < s->ndev; i++) {
 		const struct scn_device *d = &s->dev[i];
 
@@ -763,7 +765,13 @@ static int parse_setting(struct parser *ps, struct tok *tk, int nt)
 		s->cycles = (int)v;
 		return 0;
 	}
-	if (tok_is(tk[0], "inline_every")) {
+	if (tok_is(tk[0], "suspend_again")) {
+		if (parse_u64(ps, tk[1], NULL, 3, &v, "suspend_again") < 0)
+			return -1;
+		s->suspend_again = (int)v;
+		return 0;
+	}
+		if (tok_is(tk[0], "inline_every")) {
 		if (parse_u64(ps, tk[1], NULL, 1000000, &v, "inline_every") < 0)
 			return -1;
 		s->inline_every = (unsigned int)v;

@@ -94,7 +94,7 @@ void variants_list(FILE *f)
 		"links", "direct-complete", "pm-wait", "transitions", "wakeup",
 		"pm-stack", "late-add", "link-flags", "late-early", "sysfs-streq",
 		"leave-suspended", "syscore-parents", "no-pm-async",
-		"unfrozen-removal", "no-pm-parents",
+		"unfrozen-removal", "no-pm-parents", "suspend-again",
 	};
 
 	for (int i = 0; i < pm_nvariants; i++) {

@@ -86,6 +86,9 @@ enum {
 	VF_NO_PM_PARENTS = 1 << 14,	/* a device that needs no PM may
 					 * have children that need PM
 					 * (without it, they need none) */
+	VF_SUSPEND_AGAIN = 1 << 15,	/* a platform that asks for the
+					 * late and noirq phases again
+					 * (suspend_again) */
 };
 
 struct scenario;

@@ -56,9 +56,22 @@ early_resume:
 	return error;
 }
 
+/* kernel/power/suspend.c: platform_suspend_again(), the platform's
+ * suspend_again() asking for the scenario's number of rounds (none for
+ * suspend to idle). */
+static bool platform_suspend_again(bool s2idle, int *again)
+{
+	if (s2idle || *again <= 0)
+		return false;
+	(*again)--;
+	dpmk_log("the platform asks to suspend again");
+	return true;
+}
+
 /* kernel/power/suspend.c: suspend_devices_and_enter(). */
 static int suspend_devices_and_enter(bool s2idle)
 {
+	int again = dpmk_run.s->suspend_again;
 	bool wakeup = false;
 	int error;
 
@@ -67,7 +80,9 @@ static int suspend_devices_and_enter(bool s2idle)
 		pr_err("PM: dpm_suspend_start() failed: %d\n", error);
 		goto resume_devices;
 	}
-	error = suspend_enter(s2idle, &wakeup);
+	do {
+		error = suspend_enter(s2idle, &wakeup);
+	} while (!error && !wakeup && platform_suspend_again(s2idle, &again));
 resume_devices:
 	dpm_resume_end(PMSG_RESUME);
 	return error;

@@ -120,6 +120,10 @@ def convert(text, drop_unsupported=False):
             # They matter only where a device can suspend async (below).
             if w[1] != "0":
                 pool.append((no, f"{key} {w[1]}", len(kept)))
+        elif key == "suspend_again" and len(w) == 2 and w[1].isdigit():
+            if w[1] != "0":
+                refuse(no, f"suspend_again {w[1]} (the guest's platform has no suspend_again())")
+                continue
         elif key == "transition" and len(w) == 2:
             if w[1] in ("mem", "s2idle"):
                 c.mode = "mem" if w[1] == "mem" else "freeze"
