@@ -496,14 +496,10 @@ void dpm_cut(const struct scenario *s, unsigned int feat, struct scenario *out,
 			continue;
 		if (!(feat & VF_UNFROZEN_REMOVAL))
 			act->unfrozen = false;
-		for (int i = 0; act->unfrozen && i < s->ndev; i++) {
-			int up = i;
-
-			while (up >= 0 && up != act->dev)
-				up = devs[up].parent;
-			if (up >= 0 && !(devs[i].k.flags & SCN_NO_DRIVER))
+		for (int i = 0; act->unfrozen && i < s->ndev; i++)
+			if ((i == act->dev || scn_is_descendant(s, i, act->dev)) &&
+			    !(devs[i].k.flags & SCN_NO_DRIVER))
 				act->unfrozen = false;
-		}
 	}
 	for (int i = s->ndev - 1; i >= 0; i--) {
 		const struct scn_device *d = &devs[i];

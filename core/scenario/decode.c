@@ -169,7 +169,6 @@ static void decode_kernel_device(uint8_t e, uint8_t p, struct scn_device *d)
 	}
 }
 
-static bool is_descendant(const struct scenario *s, int d, int anc);
 
 /* A release that unregisters: the device before, unless it is an
  * ancestor (the releasing device's own parents are gone first). */
@@ -179,7 +178,7 @@ static void release_target(struct scenario *s, int i)
 
 	if (d->k.release_unregisters == 0)
 		d->k.release_unregisters =
-			i && !is_descendant(s, i, i - 1) ? i - 1 : -1;
+			i && !scn_is_descendant(s, i, i - 1) ? i - 1 : -1;
 }
 
 void scenario_add_kernel_features(struct scenario *s, uint8_t cfg_byte,
@@ -205,8 +204,7 @@ void scenario_free(struct scenario *s)
 	scenario_init(s);
 }
 
-
-static bool is_descendant(const struct scenario *s, int d, int anc)
+bool scn_is_descendant(const struct scenario *s, int d, int anc)
 {
 	for (int p = s->dev[d].parent; p >= 0; p = s->dev[p].parent)
 		if (p == anc)
@@ -290,7 +288,7 @@ DPM_NO_COVERAGE
 static int nth_descendant(const struct scenario *s, int i, int n)
 {
 	for (int j = i + 1; j < s->ndev; j++)
-		if (is_descendant(s, j, i) && !n--)
+		if (scn_is_descendant(s, j, i) && !n--)
 			return j;
 	return -1;
 }
@@ -364,7 +362,7 @@ void scenario_canonicalize(struct scenario *s, const struct scn_limits *lim)
 		}
 		if (k->release_unregisters >= 0)
 			k->release_unregisters =
-				i && !is_descendant(s, i, i - 1) ? i - 1 : -1;
+				i && !scn_is_descendant(s, i, i - 1) ? i - 1 : -1;
 	}
 	/* A side action's victim: one of the first 8 descendants. */
 	for (int i = 0; i < s->ndev; i++) {
@@ -430,12 +428,12 @@ void scenario_decode(const uint8_t *data, size_t size,
 		if (b->remove_phase < 0)
 			continue;
 		for (int j = i + 1; j < s->ndev; j++)
-			n += is_descendant(s, j, i);
+			n += scn_is_descendant(s, j, i);
 		if (n) {
 			int k = target[i] % n;
 
 			for (int j = i + 1; j < s->ndev && pick < 0; j++)
-				if (is_descendant(s, j, i) && !k--)
+				if (scn_is_descendant(s, j, i) && !k--)
 					pick = j;
 		}
 		if (pick < 0)
@@ -526,7 +524,7 @@ static bool code_gives(const struct scenario *s, int i,
 	int rel = k->release_unregisters;
 
 	if (rel == 0)
-		rel = i && !is_descendant(s, i, i - 1) ? i - 1 : -1;
+		rel = i && !scn_is_descendant(s, i, i - 1) ? i - 1 : -1;
 	return (k->flags | (d->flags & SCN_WAKEUP)) == d->flags &&
 	       k->dpm_flags == d->dpm_flags && k->level == d->level &&
 	       k->level_cbs == d->level_cbs && k->driver_cbs == d->driver_cbs &&
@@ -618,7 +616,7 @@ uint8_t *scenario_encode(const struct scenario *s, enum scn_sched_mode mode,
 				if (remove_phase_table[rp] == d->beh.remove_phase)
 					break;
 			for (int j = i + 1; j < d->beh.remove_target; j++)
-				sel += is_descendant(s, j, i);
+				sel += scn_is_descendant(s, j, i);
 			if (sel > 7)
 				lost = true;
 		}

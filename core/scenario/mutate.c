@@ -38,14 +38,6 @@ static uint8_t rbyte(uint64_t *rng)
 	return (uint8_t)(xorshift64(rng) >> 24);
 }
 
-static bool is_descendant(const struct scenario *s, int d, int anc)
-{
-	for (int p = s->dev[d].parent; p >= 0; p = s->dev[p].parent)
-		if (p == anc)
-			return true;
-	return false;
-}
-
 /*
  * Renumbers the devices: device j becomes map[j], or goes when map[j] is
  * -1 (its children must have been given another parent first).  The new
@@ -198,7 +190,7 @@ static bool async_subtree(struct scenario *s, uint64_t *rng)
 	bool on = rnd(rng, 4);
 
 	for (int j = r < 0 ? 0 : r; j < s->ndev; j++)
-		if (r < 0 || j == r || is_descendant(s, j, r))
+		if (r < 0 || j == r || scn_is_descendant(s, j, r))
 			s->dev[j].async = on;
 	return true;
 }
@@ -279,7 +271,7 @@ static bool move_error(struct scenario *s, unsigned int mask, uint64_t *rng)
 static bool has_descendant(const struct scenario *s, int i)
 {
 	for (int j = i + 1; j < s->ndev; j++)
-		if (is_descendant(s, j, i))
+		if (scn_is_descendant(s, j, i))
 			return true;
 	return false;
 }
@@ -295,10 +287,10 @@ static bool side_action(struct scenario *s, int i, uint64_t *rng)
 	if (!has_descendant(s, i))
 		return false;
 	for (int j = i + 1; j < s->ndev && n < 8; j++)
-		n += is_descendant(s, j, i);
+		n += scn_is_descendant(s, j, i);
 	k = (int)rnd(rng, (unsigned)n);
 	for (int j = i + 1; j < s->ndev; j++)
-		if (is_descendant(s, j, i) && !k--) {
+		if (scn_is_descendant(s, j, i) && !k--) {
 			s->dev[i].beh.remove_phase = phases[rnd(rng, 4)];
 			s->dev[i].beh.remove_target = j;
 			return true;
@@ -653,7 +645,7 @@ void scenario_crossover(struct scenario *s, const struct scenario *o,
 			map[j] = -1;
 		/* The first ones in list order: closed under parent. */
 		for (int j = r; j < o->ndev && m < room; j++)
-			if (j == r || is_descendant(o, j, r))
+			if (j == r || scn_is_descendant(o, j, r))
 				map[j] = base + m++;
 		s->dev = dpm_xrealloc(s->dev, (size_t)(base + m), sizeof(*s->dev));
 		s->ndev = base + m;

@@ -172,6 +172,8 @@ void scn_device_init(struct scn_device *d);
 const char *scn_transition_name(enum scn_transition t);
 const char *scn_level_name(enum scn_level l);
 void scenario_free(struct scenario *s);
+/* Whether device d is below device anc in s's tree. */
+bool scn_is_descendant(const struct scenario *s, int d, int anc);
 
 /* Every byte string gives a valid scenario (docs/scenario.md). */
 void scenario_decode(const uint8_t *data, size_t size,
